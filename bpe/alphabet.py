@@ -1,0 +1,73 @@
+"""The base alphabet: what a token id below the first special or merge means.
+
+`bytes`: ids 0-255 are the byte values, so every text is representable.
+`chars`: ids are the corpus's distinct characters in code-point order (the
+from-scratch text's `sorted(set(corpus))`); a character the corpus never had
+still encodes as one piece, with no id (`None`).
+
+>>> Alphabet.of("chars", ["cab"]).symbols
+[b'a', b'b', b'c']
+>>> Alphabet.of("bytes", []).sequence("é") == "\\xc3\\xa9"
+True
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+#: Stands for a character outside a `chars` alphabet; no merge ever involves it.
+UNKNOWN = chr(0x10FFFF)
+
+
+class _Ids(dict):
+    """A `str.translate` table that sends every unlisted character to UNKNOWN."""
+
+    def __missing__(self, code_point: int) -> str:
+        return UNKNOWN
+
+
+@dataclasses.dataclass(frozen=True)
+class Alphabet:
+    kind: str  # "bytes" or "chars"
+    chars: str = ""  # the `chars` alphabet, in code-point order
+
+    @classmethod
+    def of(cls, kind: str, documents: Iterable[str]) -> "Alphabet":
+        """The alphabet of a kind for a corpus (only `chars` looks at the corpus)."""
+        if kind == "bytes":
+            return cls("bytes")
+        seen: set[str] = set()
+        for document in documents:
+            seen.update(document)
+        return cls("chars", "".join(sorted(seen)))
+
+    @property
+    def symbols(self) -> list[bytes]:
+        """The bytes of each base id, index = id."""
+        if self.kind == "bytes":
+            return [bytes([value]) for value in range(256)]
+        return [char.encode("utf-8", "surrogatepass") for char in self.chars]
+
+    def sequence(self, chunk: str) -> str:
+        """A chunk as a sequence of base ids (see `sequence.py`).
+
+        Raises ValueError for a lone surrogate under `bytes`: UTF-8 cannot hold one."""
+        if self.kind == "chars":
+            return chunk.translate(self._table)
+        try:
+            return chunk.encode("utf-8").decode("latin-1")
+        except UnicodeEncodeError as error:
+            raise ValueError(
+                f"the text has a lone surrogate (U+{ord(chunk[error.start]):04X}), which UTF-8 cannot encode"
+            ) from None
+
+    @property
+    def _table(self) -> _Ids:
+        table = self.__dict__.get("_ids")
+        if table is None:
+            table = _Ids({ord(char): chr(index) for index, char in enumerate(self.chars)})
+            object.__setattr__(self, "_ids", table)
+        return table
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "chars": self.chars} if self.kind == "chars" else {"kind": "bytes"}

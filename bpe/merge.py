@@ -1,0 +1,23 @@
+"""One learned merge rule, as both trainers report it."""
+from __future__ import annotations
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Merge:
+    rank: int  # position in the rule table, from 0
+    left: int
+    right: int
+    id: int  # the new token's id
+    count: int  # candidate count: every adjacent window, overlaps included (aaa holds (a,a) twice)
+    replacements: int  # matches consumed by the left-to-right pass (aaa gets one)
+    ties: int  # how many pairs shared the top count, the winner included
+
+
+@dataclasses.dataclass(frozen=True)
+class Result:
+    """What a trainer returns: the merges and why it stopped."""
+
+    merges: list[Merge]
+    stopped: str

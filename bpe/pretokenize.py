@@ -1,0 +1,80 @@
+"""Pre-tokenizers: where a text is cut into chunks that merges never cross.
+
+Each one is a function from a document to its chunks; joining the chunks gives
+the document back, byte for byte.
+
+>>> split("x_1 = total\\r\\n", "kinds")
+['x_', '1', ' ', '=', ' ', 'total', '\\r\\n']
+>>> split("the cat sat", "words")
+['the', ' cat', ' sat']
+>>> split("I'll pay 2024", "gpt2")
+['I', "'ll", ' pay', ' 2024']
+"""
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+from . import unicode_classes
+
+#: The from-scratch text's split: a word keeps its leading space.
+WORDS_PATTERN = r" ?[^\s]+|\s+"
+
+
+@functools.cache
+def kinds_pattern() -> str:
+    """octlm's four kinds: whitespace, word characters (letters, marks, `_`), digits (any
+    Unicode number), everything else. A run of one kind is one chunk.
+
+    `\\s` in `re` is exactly `str.isspace`, which octlm's `_kind` checks first."""
+    word = unicode_classes.letters() + unicode_classes.marks() + "_"
+    digit = unicode_classes.numbers()
+    return rf"\s+|[{word}]+|[{digit}]+|[^\s{word}{digit}]+"
+
+
+@functools.cache
+def gpt2_pattern() -> str:
+    """GPT-2's pattern with `\\p{L}` and `\\p{N}` spelled out as explicit classes.
+
+    The only difference from the `regex` module's reading is the Unicode version:
+    ours follows the running Python's `unicodedata`."""
+    letter = unicode_classes.letters()
+    number = unicode_classes.numbers()
+    return (
+        rf"'s|'t|'re|'ve|'m|'ll|'d| ?[{letter}]+| ?[{number}]+"
+        rf"| ?[^\s{letter}{number}]+|\s+(?!\S)|\s+"
+    )
+
+
+@functools.cache
+def _finder(pattern: str) -> Callable[[str], list[str]]:
+    return re.compile(pattern).findall
+
+
+def _whole(text: str) -> list[str]:
+    return [text] if text else []
+
+
+#: Pattern for each pre-tokenizer that has one (`none` keeps the document whole).
+PATTERNS: dict[str, Callable[[], str]] = {
+    "words": lambda: WORDS_PATTERN,
+    "kinds": kinds_pattern,
+    "gpt2": gpt2_pattern,
+}
+
+PRETOKENIZERS = ("none", "words", "kinds", "gpt2")
+
+
+def splitter(name: str) -> Callable[[str], list[str]]:
+    """The chunking function for a pre-tokenizer name."""
+    if name == "none":
+        return _whole
+    if name not in PATTERNS:
+        raise ValueError(f"unknown pre-tokenizer {name!r}; choose one of {', '.join(PRETOKENIZERS)}")
+    return _finder(PATTERNS[name]())
+
+
+def split(text: str, name: str) -> list[str]:
+    """Cut one document into chunks."""
+    return splitter(name)(text)

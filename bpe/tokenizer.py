@@ -1,0 +1,115 @@
+"""Encoding and decoding with a learned rule table.
+
+Encoding replays merges in rank order inside each chunk, exactly as training
+applied them, and can stop after any number of rounds (what the visualizer's
+scrubber asks for). Decoding concatenates the tokens' bytes.
+
+>>> from bpe.settings import Settings
+>>> tok = Tokenizer(Settings(alphabet="bytes", pretokenizer="none"), Alphabet("bytes"), [(97, 97), (256, 97)])
+>>> tok.encode("aaa"), tok.encode("aaa", rounds=1), tok.decode([257, 97])
+([257], [256, 97], 'aaaa')
+"""
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Sequence
+
+from .alphabet import UNKNOWN, Alphabet
+from .pretokenize import splitter
+from .sequence import pair, pairs
+from .settings import Settings
+
+#: Distinct chunks remembered per number of rounds before the cache starts over.
+CACHE_LIMIT = 100_000
+
+
+class Tokenizer:
+    def __init__(self, settings: Settings, alphabet: Alphabet, merges: Sequence[tuple[int, int]]):
+        self.settings = settings
+        self.alphabet = alphabet
+        self.first_merge_id = settings.first_merge_id(len(alphabet.symbols))
+        self.specials = {self.first_merge_id - len(settings.special_tokens) + i: name
+                         for i, name in enumerate(settings.special_tokens)}
+        self.vocab: list[bytes] = alphabet.symbols + [name.encode() for name in settings.special_tokens]
+        self.merges = [tuple(m) for m in merges]
+        self._pairs = [pair(left, right) for left, right in self.merges]
+        self._rank = {p: rank for rank, p in enumerate(self._pairs)}
+        self._uses: list[list[int]] = [[] for _ in self.merges]  # ranks of later merges using this merge's token
+        for rank, (left, right) in enumerate(self.merges):
+            self.vocab.append(self.vocab[left] + self.vocab[right])
+            for side in {left, right}:
+                if side >= self.first_merge_id:
+                    self._uses[side - self.first_merge_id].append(rank)
+        self._split = splitter(settings.pretokenizer)
+        self._cache: dict[int, dict[str, str]] = {}
+
+    def merge(self, seq: str, rounds: int | None = None) -> str:
+        """Apply the first `rounds` merges (all by default) to one chunk's sequence.
+
+        A heap holds the ranks of the pairs present; each is applied to the whole
+        chunk at once with `str.replace`, the same left-to-right pass training made.
+        Only pairs holding a new token can appear, so only merges using it are
+        pushed: no rescan, and no quadratic worst case."""
+        limit = len(self.merges) if rounds is None else rounds
+        if len(seq) < 2 or not limit:
+            return seq
+        ranks, all_pairs, uses = self._rank, self._pairs, self._uses
+        heap = [r for r in map(ranks.get, set(pairs(seq))) if r is not None and r < limit]
+        heapq.heapify(heap)
+        while heap:
+            rank = heapq.heappop(heap)
+            if all_pairs[rank] not in seq:
+                continue  # gone, or pushed twice
+            seq = seq.replace(all_pairs[rank], chr(self.first_merge_id + rank))
+            for later in uses[rank]:
+                if later < limit and all_pairs[later] in seq:
+                    heapq.heappush(heap, later)
+        return seq
+
+    def sequences(self, text: str, rounds: int | None = None) -> list[str]:
+        """Each chunk of `text` as its merged sequence."""
+        limit = len(self.merges) if rounds is None else min(rounds, len(self.merges))
+        cache = self._cache.setdefault(limit, {})
+        if len(cache) > CACHE_LIMIT:
+            cache.clear()
+        out = []
+        for chunk in self._split(text):
+            seq = cache.get(chunk)
+            if seq is None:
+                seq = cache[chunk] = self.merge(self.alphabet.sequence(chunk), limit)
+            out.append(seq)
+        return out
+
+    def encode(self, text: str, rounds: int | None = None) -> list[int | None]:
+        """Token ids for `text`; under a `chars` alphabet an unseen character is None."""
+        ids: list[int | None] = list(map(ord, "".join(self.sequences(text, rounds))))
+        if self.alphabet.kind == "chars" and ord(UNKNOWN) in ids:
+            ids = [None if i == ord(UNKNOWN) else i for i in ids]
+        return ids
+
+    def pieces(self, text: str, rounds: int | None = None) -> list[tuple[int | None, str]]:
+        """(id, display text) for each token of `text`, unknown characters shown as themselves."""
+        ids = self.encode(text, rounds)
+        unknown = iter(char for char in text if self.alphabet.kind == "chars" and char not in self.alphabet.chars)
+        return [(i, next(unknown) if i is None else self.token_text(i)) for i in ids]
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        try:
+            return b"".join(self.vocab[i] for i in ids)
+        except (IndexError, TypeError):
+            bad = next(i for i in ids if not isinstance(i, int) or not 0 <= i < len(self.vocab))
+            raise ValueError(f"{bad!r} is not a token id of this tokenizer (0 to {len(self.vocab) - 1})") from None
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """The text of a token list; bytes that are not valid UTF-8 become U+FFFD."""
+        ids = list(ids)
+        return self.decode_bytes(ids).decode("utf-8", "replace")
+
+    def token_text(self, token_id: int) -> str:
+        """A token's text, with bytes that are not valid UTF-8 on their own written as \\xNN."""
+        return render(self.vocab[token_id])
+
+
+def render(token: bytes) -> str:
+    r"""b'\xe3\x81' -> '\\xe3\\x81'; valid UTF-8 stays as it is."""
+    return token.decode("utf-8", "backslashreplace")

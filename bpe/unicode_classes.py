@@ -1,0 +1,50 @@
+"""Regular-expression character classes for Unicode general categories.
+
+The standard `re` module has no `\\p{L}`, so we build the classes once from
+`unicodedata` (for the running Python's Unicode version) and cache them.
+
+>>> import re
+>>> re.fullmatch(f"[{letters()}]+", "héllo日本") is not None
+True
+>>> re.fullmatch(f"[{numbers()}]+", "2024٣Ⅻ") is not None
+True
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import unicodedata
+
+
+@functools.cache
+def _ranges() -> dict[str, str]:
+    """Map a category's first letter ("L", "M", "N", ...) to a regex class body."""
+    categories = map(unicodedata.category, map(chr, range(0x110000)))
+    bodies: dict[str, list[str]] = {}
+    start = 0
+    for major, run in itertools.groupby(categories, key=lambda category: category[0]):
+        end = start + sum(1 for _ in run)
+        bodies.setdefault(major, []).append(_span(start, end - 1))
+        start = end
+    return {major: "".join(parts) for major, parts in bodies.items()}
+
+
+def _span(first: int, last: int) -> str:
+    """A class fragment for code points first..last, escaped so `re` reads them literally."""
+    low = f"\\U{first:08x}"
+    return low if first == last else f"{low}-\\U{last:08x}"
+
+
+def letters() -> str:
+    """Class body for \\p{L}: every letter."""
+    return _ranges()["L"]
+
+
+def marks() -> str:
+    """Class body for \\p{M}: every combining mark."""
+    return _ranges()["M"]
+
+
+def numbers() -> str:
+    """Class body for \\p{N}: every number (decimal, letter-like and other)."""
+    return _ranges()["N"]
