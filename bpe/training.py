@@ -50,6 +50,14 @@ class Training:
         return Tokenizer(self.settings, self.corpus.alphabet, [(m.left, m.right) for m in self.merges])
 
     @property
+    def alphabet(self):
+        return self.corpus.alphabet
+
+    @property
+    def corpus_sha256(self) -> str:
+        return self.corpus.sha256
+
+    @property
     def vocab(self) -> list[bytes]:
         """Every id's bytes: alphabet, specials, then one entry per merge."""
         return self.tokenizer.vocab
