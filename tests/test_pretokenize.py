@@ -1,0 +1,59 @@
+"""The pre-tokenizers cut where their sources say, and never lose a byte."""
+import re
+import unicodedata
+
+import pytest
+from hypothesis import given, strategies as st
+
+from bpe.pretokenize import PRETOKENIZERS, split
+
+
+def octlm_kind(character: str) -> int:
+    """octlm's own `_kind`, verbatim from its text."""
+    if character.isspace():
+        return 0
+    category = unicodedata.category(character)
+    if character == "_" or category[0] in {"L", "M"}:
+        return 1
+    if category[0] == "N":
+        return 2
+    return 3
+
+
+@pytest.mark.parametrize("text, chunks", [
+    ("x_1", ["x_", "1"]),
+    ("a\r\nb\n\tc", ["a", "\r\n", "b", "\n\t", "c"]),
+    ("e\u0301te\u0301", ["e\u0301te\u0301"]),
+    ("<|eos|>", ["<|", "eos", "|>"]),
+    ("total_number = 2024;", ["total_number", " ", "=", " ", "2024", ";"]),
+])
+def test_kinds_examples_from_octlm(text, chunks):
+    assert split(text, "kinds") == chunks
+
+
+@given(st.text())
+def test_kinds_cuts_exactly_at_changes_of_kind(text):
+    chunks = split(text, "kinds")
+    assert "".join(chunks) == text
+    for chunk in chunks:
+        assert len({octlm_kind(c) for c in chunk}) == 1
+    for before, after in zip(chunks, chunks[1:]):
+        assert octlm_kind(before[-1]) != octlm_kind(after[0])
+
+
+@given(st.text(), st.sampled_from(PRETOKENIZERS))
+def test_chunks_join_to_the_text(text, name):
+    assert "".join(split(text, name)) == text
+
+
+def test_words_keeps_the_leading_space():
+    assert split("the cat  sat\n", "words") == ["the", " cat", "  ", "sat", "\n"]  # the regex as written
+    assert split("a b", "words") == re.findall(r" ?[^\s]+|\s+", "a b")
+
+
+def test_gpt2_contractions_letters_numbers():
+    assert split("I'm  fine, 2024年!", "gpt2") == ["I", "'m", " ", " fine", ",", " 2024", "年", "!"]
+
+
+def test_none_keeps_the_document_whole():
+    assert split("a b\nc", "none") == ["a b\nc"] and split("", "none") == []

@@ -1,0 +1,109 @@
+"""Encoding replays training exactly, round-trips every valid string, and stays linear."""
+import random
+
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+import bpe
+from bpe.pretokenize import PRETOKENIZERS, split
+
+CORPUS = ["the cat sat on the mat. 2023 2024 x_1 = total\r\n\ttotal_number", "日本語のテキスト 😀😀 e\u0301te\u0301"] * 3
+valid_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60)
+
+
+@pytest.fixture(scope="module", params=PRETOKENIZERS)
+def byte_tokenizer(request):
+    return bpe.train(CORPUS, bpe.Settings(pretokenizer=request.param, merges=60)).tokenizer
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(text=valid_text)
+def test_decode_inverts_encode(byte_tokenizer, text):
+    assert byte_tokenizer.decode(byte_tokenizer.encode(text)) == text
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(text=valid_text, rounds=st.integers(0, 60))
+def test_pieces_join_to_the_text_under_chars(text, rounds):
+    tokenizer = _chars_tokenizer()
+    pieces = tokenizer.pieces(text, rounds)
+    assert "".join(piece for _, piece in pieces) == text
+    unknown = [piece for i, piece in pieces if i is None]
+    assert unknown == [c for c in text if c not in tokenizer.alphabet.chars]
+
+
+def _chars_tokenizer(cache={}):
+    if "t" not in cache:
+        cache["t"] = bpe.train(CORPUS, bpe.Settings(alphabet="chars", pretokenizer="words", merges=60)).tokenizer
+    return cache["t"]
+
+
+def naive_encode(tokenizer, text):
+    """Apply every merge in rank order as one left-to-right pass, as training did."""
+    ids = []
+    for chunk in split(text, tokenizer.settings.pretokenizer):
+        seq = list(map(ord, tokenizer.alphabet.sequence(chunk)))
+        for rank, (left, right) in enumerate(tokenizer.merges):
+            out, i = [], 0
+            while i < len(seq):
+                if i + 1 < len(seq) and seq[i] == left and seq[i + 1] == right:
+                    out.append(tokenizer.first_merge_id + rank)
+                    i += 2
+                else:
+                    out.append(seq[i])
+                    i += 1
+            seq = out
+        ids += seq
+    return ids
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(text=st.text(alphabet="aab é日_1\n😀", max_size=40))
+def test_encode_matches_naive_replay(byte_tokenizer, text):
+    assert byte_tokenizer.encode(text) == naive_encode(byte_tokenizer, text)
+
+
+def test_encode_at_a_round_uses_only_earlier_merges():
+    t = bpe.train(["aaaa aaaa"], bpe.Settings(pretokenizer="none", min_frequency=1, merges=4))
+    for k in range(5):
+        assert t.tokenizer.encode("aaaa aaaa", rounds=k) == t.documents(k)[0]
+
+
+def test_lone_surrogate_is_a_clear_error_under_bytes(byte_tokenizer):
+    with pytest.raises(ValueError, match="lone surrogate"):
+        byte_tokenizer.encode("ok \ud800 no")
+
+
+def test_unknown_id_cannot_be_decoded(byte_tokenizer):
+    with pytest.raises(ValueError, match="not a token id"):
+        byte_tokenizer.decode([10**6])
+
+
+def test_ordinary_text_never_produces_a_special_id():
+    t = bpe.train(["<|eos|> <|eos|> <|eos|>"], bpe.Settings(specials="octlm", merges=10))
+    ids = t.tokenizer.encode("<|eos|>")
+    assert 258 not in ids and t.tokenizer.decode(ids) == "<|eos|>"
+    assert t.tokenizer.decode([258]) == "<|eos|>"
+
+
+def _doubling_tokenizer():
+    """Merges a+a, aa+aa, aaaa+aaaa, ...: the worst case for a naive encoder."""
+    return bpe.train(["a" * 4096], bpe.Settings(pretokenizer="none", min_frequency=1, merges=12)).tokenizer
+
+
+@pytest.mark.parametrize("pretokenizer", ["none", "kinds"])
+def test_one_megabyte_of_one_character(pretokenizer):
+    trained = _doubling_tokenizer()
+    tokenizer = bpe.Tokenizer(trained.settings.replace(pretokenizer=pretokenizer), trained.alphabet, trained.merges)
+    ids = tokenizer.encode("a" * 1_000_000)
+    assert tokenizer.decode(ids) == "a" * 1_000_000
+    assert len(ids) == 1_000_000 // 4096 + bin(1_000_000 % 4096).count("1")
+
+
+def test_one_megabyte_of_random_bytes():
+    rng = random.Random(7)
+    text = bytes(rng.randrange(256) for _ in range(1_000_000)).decode("latin-1")
+    tokenizer = bpe.train([text[:50_000]], bpe.Settings(pretokenizer="none", merges=300)).tokenizer
+    ids = tokenizer.encode(text)
+    assert tokenizer.decode(ids) == text
+    assert tokenizer.encode(text[:20_000]) == naive_encode(tokenizer, text[:20_000])

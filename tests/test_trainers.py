@@ -1,0 +1,93 @@
+"""The fast trainer and the reference give the same answer in every configuration."""
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+
+import bpe
+from bpe.pretokenize import PRETOKENIZERS
+from bpe.settings import ALPHABETS, TIES
+
+# Few distinct symbols make ties and overlapping runs (aaaa, abab) common; the rest
+# bring multi-byte UTF-8, combining marks, digits, whitespace kinds and an emoji.
+SYMBOLS = "aab ab\n\t_1é\u0301日😀'"
+documents = st.lists(
+    st.one_of(
+        st.text(alphabet=SYMBOLS, max_size=14),
+        st.sampled_from(["", "a", "aaaa", "abab", "aaa", "aba"]),
+        st.builds(lambda c, n: c * n, st.sampled_from("ab é"), st.integers(1, 9)),
+    ),
+    max_size=6,
+)
+configurations = st.builds(
+    bpe.Settings,
+    alphabet=st.sampled_from(ALPHABETS),
+    pretokenizer=st.sampled_from(PRETOKENIZERS),
+    tie=st.sampled_from(TIES),
+    min_frequency=st.integers(1, 3),
+    merges=st.integers(0, 40),
+)
+
+
+@hsettings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents, configurations)
+def test_fast_equals_reference(docs, config):
+    fast = bpe.train(docs, config, "fast")
+    reference = bpe.train(docs, config, "reference")
+    assert fast.merges == reference.merges
+    assert fast.tokens == reference.tokens
+    assert fast.stopped == reference.stopped
+
+
+@hsettings(max_examples=100, deadline=None)
+@given(documents, st.sampled_from(PRETOKENIZERS), st.sampled_from(TIES))
+def test_octlm_specials_match_too(docs, pretokenizer, tie):
+    config = bpe.Settings(pretokenizer=pretokenizer, tie=tie, specials="octlm", min_frequency=1, merges=20)
+    fast = bpe.train(docs, config, "fast")
+    assert fast.merges == bpe.train(docs, config, "reference").merges
+    assert all(m.id >= 261 and m.left not in range(256, 261) and m.right not in range(256, 261) for m in fast.merges)
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(documents, configurations)
+def test_record_is_consistent_round_by_round(docs, config):
+    """Each round's table leads with its winner at its count; documents shrink by the replacements."""
+    t = bpe.train(docs, config)
+    for k, merge in enumerate(t.merges, start=1):
+        table = t.candidates(k)
+        assert (table[0].left, table[0].right, table[0].count) == (merge.left, merge.right, merge.count)
+        assert merge.ties == sum(1 for c in table if c.count == merge.count)
+        assert 1 <= merge.replacements <= merge.count
+    for k in range(len(t.merges) + 1):
+        assert sum(map(len, t.documents(k))) == t.tokens[k]
+    final = t.documents(len(t.merges))
+    assert final == [t.tokenizer.encode(doc) for doc in docs]
+
+
+def test_overlaps_are_counted_apart_from_replacements():
+    t = bpe.train(["aaaaa"], bpe.Settings(pretokenizer="none", min_frequency=1, merges=1))
+    assert (t.merges[0].count, t.merges[0].replacements) == (4, 2)
+
+
+def test_ties_follow_the_rule():
+    docs = ["ab", "ba", "cd"]
+    smallest = bpe.train(docs, bpe.Settings(pretokenizer="none", min_frequency=1, merges=1))
+    largest = bpe.train(docs, bpe.Settings(pretokenizer="none", min_frequency=1, merges=1, tie="largest-text"))
+    assert (smallest.merges[0].left, smallest.merges[0].right) == (ord("a"), ord("b"))
+    assert (largest.merges[0].left, largest.merges[0].right) == (ord("c"), ord("d"))
+    assert smallest.merges[0].ties == 3
+
+
+def test_largest_text_compares_text_not_ids():
+    """A longer token with the same prefix is larger text: 'ab' + 'c' beats 'a' + 'c' style ties."""
+    docs = ["abx", "abx", "aby", "aby"]
+    t = bpe.train(docs, bpe.Settings(pretokenizer="none", min_frequency=1, merges=3, tie="largest-text"))
+    assert t.merges == bpe.train(docs, t.settings, "reference").merges
+    assert t.tokenizer.token_text(t.merges[1].id) == "aby"
+
+
+def test_documents_are_barriers():
+    t = bpe.train(["a", "a"], bpe.Settings(pretokenizer="none", min_frequency=1, merges=5))
+    assert t.merges == [] and t.candidates(1) == [] and t.stopped == "no pairs left"
+
+
+def test_min_frequency_stops_training():
+    t = bpe.train(["abcd"], bpe.Settings(pretokenizer="none", min_frequency=2, merges=5))
+    assert t.merges == [] and "below the minimum of 2" in t.stopped
