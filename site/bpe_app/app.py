@@ -1,0 +1,54 @@
+"""The whole page: settings on the left; the round, the corpus, the pairs, the encoder and the chart on the right."""
+from __future__ import annotations
+
+import panel as pn
+
+from .candidates_view import CandidatesView
+from .chart_view import ChartView
+from .corpus_view import CorpusView
+from .downloads import DownloadsView
+from .encoder_view import EncoderView
+from .message_view import MessageView
+from .scrubber import Scrubber
+from .settings_view import SettingsView
+from .state import AppState
+from .styles import STYLESHEET
+
+TITLE = "Byte pair encoding, merge by merge"
+INTRO = ("Training counts every adjacent pair of tokens in the corpus, fuses the most frequent pair into a new "
+         "token, and repeats. Move through the rounds to watch the corpus shrink and the vocabulary grow.")
+
+
+def heading(text: str, level: int = 3) -> pn.pane.HTML:
+    return pn.pane.HTML(f"<h{level} style='margin:0'>{text}</h{level}>", margin=(12, 10, 0, 10),
+                        stylesheets=[STYLESHEET])
+
+
+class App(pn.viewable.Viewer):
+    def __init__(self, state: AppState | None = None, **params):
+        super().__init__(**params)
+        self.state = state = state or AppState()
+        busy = pn.indicators.LoadingSpinner(value=state.param.busy, visible=state.param.busy, size=22,
+                                            align="center", name="training…")
+        sidebar = pn.Column(
+            heading("Settings"), SettingsView(state), heading("Download"), DownloadsView(state),
+            width=330, styles={"background": "#f6f8fa", "border-radius": "8px"},
+        )
+        main = pn.Column(
+            pn.Row(heading(TITLE, 2), busy),
+            pn.pane.HTML(f'<div class="bpe-note">{INTRO}</div>', stylesheets=[STYLESHEET], sizing_mode="stretch_width"),
+            MessageView(state),
+            Scrubber(state),
+            heading("Corpus"), CorpusView(state),
+            pn.Row(
+                pn.Column(heading("Candidate pairs"), CandidatesView(state), sizing_mode="stretch_width"),
+                pn.Column(heading("Encode"), EncoderView(state), sizing_mode="stretch_width"),
+                sizing_mode="stretch_width",
+            ),
+            ChartView(state),
+            sizing_mode="stretch_width",
+        )
+        self._layout = pn.Row(sidebar, main, sizing_mode="stretch_width")
+
+    def __panel__(self):
+        return self._layout

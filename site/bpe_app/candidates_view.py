@@ -1,0 +1,101 @@
+"""The table of candidate pairs a round chose from: counts, the winner starred, ties explained."""
+from __future__ import annotations
+
+import html
+
+import panel as pn
+
+import bpe
+
+from .chips import plain_label, token_chip
+from .styles import STYLESHEET
+from .wording import plural
+
+#: Rows shown; the rest are counted.
+ROW_LIMIT = 50
+#: Each tie rule in words, as the tie sentence ends: "(e, d) wins: smallest ids".
+TIE_RULES = {
+    "smallest": "smallest ids (left id, then right id)",
+    "largest-text": "largest text (left text, then right text)",
+}
+
+
+def pair_text(training: bpe.Training, left: int, right: int) -> str:
+    """'(e, d)': a pair in plain text, whitespace marked."""
+    vocab = training.vocab
+    return f"({plain_label(vocab[left])}, {plain_label(vocab[right])})"
+
+
+def tie_text(training: bpe.Training, round_: int) -> str:
+    """How round `round_` picked its winner among the pairs with the top count."""
+    table = training.candidates(round_)
+    if not table:
+        return "No pairs left: every document is a single token."
+    top = table[0].count
+    tied = sum(1 for c in table if c.count == top)
+    best = pair_text(training, table[0].left, table[0].right)
+    if round_ > len(training.merges):
+        return f"No merge: training stopped, {training.stopped}. {best} has the top count, {top}."
+    if tied == 1:
+        return f"{best} has the top count, {top}."
+    return f"{tied} pairs tied at {top}; {best} wins: {TIE_RULES[training.settings.tie]}."
+
+
+def overlap_note(merge: bpe.Merge, pair: str) -> str:
+    """Why a winner's replacements fall short of its count, or "" when they agree."""
+    if merge.replacements == merge.count:
+        return ""
+    return (f"{pair} occurs {merge.count} times counting overlapping windows, but replacing left to right "
+            f"makes only {merge.replacements} new tokens: in a run such as a a a the middle token can join "
+            "only one pair.")
+
+
+def candidates_html(training: bpe.Training, rounds: int) -> str:
+    """The heading, the tie sentence, the table (top rows) and the overlap note, if any.
+
+    At round 0 nothing has been chosen yet, so round 1's table is shown as what comes next."""
+    round_ = max(rounds, 1)
+    table = training.candidates(round_)
+    decided = round_ <= len(training.merges)
+    merge = training.merges[round_ - 1] if decided else None
+    top = table[0].count if table else 0
+    tied = sum(1 for c in table if c.count == top) > 1
+    vocab = training.vocab
+    rows = []
+    for n, candidate in enumerate(table[:ROW_LIMIT]):
+        winner = merge is not None and n == 0
+        classes = [name for name, on in (("bpe-winner", winner), ("bpe-tied", tied and candidate.count == top)) if on]
+        pair = token_chip(candidate.left, vocab[candidate.left]) + token_chip(candidate.right, vocab[candidate.right])
+        made = f" → {token_chip(merge.id, vocab[merge.id], new=True)}" if winner else ""
+        replaced = str(merge.replacements) if winner else ""
+        rows.append(
+            f'<tr class="{" ".join(classes)}"><td class="bpe-star">{"★" if winner else ""}</td>'
+            f'<td>{pair}{made}</td><td class="bpe-num">{candidate.count}</td><td class="bpe-num">{replaced}</td></tr>'
+        )
+    if len(table) > ROW_LIMIT:
+        rows.append(f'<tr><td></td><td class="bpe-more" colspan="3">… {plural(len(table) - ROW_LIMIT, "more pair")}</td></tr>')
+    heading = (f"Round {round_} chose from {plural(len(table), 'pair')}" if rounds
+               else f"Next: round 1 chooses from {plural(len(table), 'pair')}")
+    note = overlap_note(merge, pair_text(training, merge.left, merge.right)) if merge else ""
+    return (
+        f'<div class="bpe-heading">{heading}</div>'
+        f'<div class="bpe-note bpe-tie">{html.escape(tie_text(training, round_))}</div>'
+        f'<div class="bpe-scroll"><table class="bpe-candidates"><thead><tr><th></th><th>pair</th>'
+        f'<th class="bpe-num">count</th><th class="bpe-num">replaced</th></tr></thead>'
+        f'<tbody>{"".join(rows)}</tbody></table></div>'
+        + (f'<div class="bpe-note bpe-overlap">{html.escape(note)}</div>' if note else "")
+    )
+
+
+class CandidatesView(pn.viewable.Viewer):
+    """The pairs counted in the selected round (round 1's at round 0), best first."""
+
+    def __init__(self, state, **params):
+        super().__init__(**params)
+        self._pane = pn.pane.HTML(
+            pn.bind(candidates_html, state.param.training, state.param.round),
+            stylesheets=[STYLESHEET], sizing_mode="stretch_width",
+        )
+
+    def __panel__(self):
+        return self._pane

@@ -1,0 +1,135 @@
+"""The trade-off: corpus length against vocabulary size, round by round, beside the merge list.
+
+The chart is SVG drawn here rather than a Bokeh plot: Bokeh 3.7's ColumnDataSource imports
+pandas in its constructor, and pandas would add seconds to the page's start in Pyodide.
+"""
+from __future__ import annotations
+
+import math
+
+import panel as pn
+
+import bpe
+
+from .chips import token_chip
+from .styles import STYLESHEET
+from .wording import plural
+
+#: Rows of the merge list: it starts a few rows above the selected round, so that round stays in view.
+MERGE_ROWS = 60
+ROWS_ABOVE = 5
+#: Points per line at most: a 10,000-merge training is drawn from every nth round.
+MAX_POINTS = 400
+WIDTH, HEIGHT = 640, 280
+LEFT, RIGHT, TOP, BOTTOM = 64, 64, 28, 40  # margins around the plotting area
+TOKENS_COLOUR, VOCAB_COLOUR, ROUND_COLOUR = "#0969da", "#bf3989", "#cf222e"
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round tick values covering [low, high]: steps of 1, 2 or 5 times a power of ten.
+
+    >>> nice_ticks(0, 137)
+    [0, 50, 100]
+    >>> nice_ticks(14, 34)
+    [15, 20, 25, 30]
+    >>> nice_ticks(0, 1)
+    [0, 1]
+    """
+    span = max(high - low, 1)
+    step = 10 ** max(math.floor(math.log10(span / count)), 0)  # whole numbers only: rounds and counts
+    step *= next(m for m in (1, 2, 5, 10) if span / (step * m) <= count)
+    first = math.ceil(low / step) * step
+    return [first + i * step for i in range(int((high - first) // step) + 1)]
+
+
+def chart_svg(training: bpe.Training, rounds: int) -> str:
+    """Corpus length (left axis) and vocabulary size (right axis) against the round, the selected round marked."""
+    last = max(len(training.merges), 1)
+    tokens = training.tokens
+    vocab = [training.vocab_size(k) for k in range(len(tokens))]
+    width, height = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    token_top = max(tokens[0], 1)
+    vocab_low, vocab_high = vocab[0], max(vocab[-1], vocab[0] + 1)
+
+    def x(k: float) -> float:
+        return LEFT + width * k / last
+
+    def y_tokens(n: float) -> float:
+        return TOP + height * (1 - n / token_top)
+
+    def y_vocab(n: float) -> float:
+        return TOP + height * (1 - (n - vocab_low) / (vocab_high - vocab_low))
+
+    every = max(1, math.ceil(len(tokens) / MAX_POINTS))
+    points = sorted(set(range(0, len(tokens), every)) | {len(tokens) - 1})
+    token_line = " ".join(f"{x(k):.1f},{y_tokens(tokens[k]):.1f}" for k in points)
+    vocab_line = " ".join(f"{x(k):.1f},{y_vocab(vocab[k]):.1f}" for k in points)
+    parts = [f'<svg class="bpe-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+             f'aria-label="corpus length and vocabulary size by round">']
+    for tick in nice_ticks(0, last):
+        parts.append(f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="{TOP}" y2="{TOP + height}" class="bpe-grid"/>'
+                     f'<text x="{x(tick):.1f}" y="{TOP + height + 16}" text-anchor="middle">{tick}</text>')
+    for tick in nice_ticks(0, token_top):
+        parts.append(f'<line x1="{LEFT}" x2="{LEFT + width}" y1="{y_tokens(tick):.1f}" y2="{y_tokens(tick):.1f}" '
+                     f'class="bpe-grid"/><text x="{LEFT - 6}" y="{y_tokens(tick) + 4:.1f}" text-anchor="end" '
+                     f'fill="{TOKENS_COLOUR}">{tick}</text>')
+    for tick in nice_ticks(vocab_low, vocab_high):
+        parts.append(f'<text x="{LEFT + width + 6}" y="{y_vocab(tick) + 4:.1f}" fill="{VOCAB_COLOUR}">{tick}</text>')
+    parts += [
+        f'<text x="{LEFT + width / 2}" y="{HEIGHT - 4}" text-anchor="middle">round</text>',
+        f'<text x="14" y="{TOP + height / 2}" transform="rotate(-90 14 {TOP + height / 2})" text-anchor="middle" '
+        f'fill="{TOKENS_COLOUR}">corpus length (tokens)</text>',
+        f'<text x="{WIDTH - 10}" y="{TOP + height / 2}" transform="rotate(90 {WIDTH - 10} {TOP + height / 2})" '
+        f'text-anchor="middle" fill="{VOCAB_COLOUR}">vocabulary size</text>',
+        f'<polyline points="{token_line}" fill="none" stroke="{TOKENS_COLOUR}" stroke-width="2"/>',
+        f'<polyline points="{vocab_line}" fill="none" stroke="{VOCAB_COLOUR}" stroke-width="2"/>',
+        f'<g class="bpe-round-marker"><line x1="{x(rounds):.1f}" x2="{x(rounds):.1f}" y1="{TOP}" y2="{TOP + height}" '
+        f'stroke="{ROUND_COLOUR}" stroke-width="1.5" stroke-dasharray="5 3"/>'
+        f'<circle cx="{x(rounds):.1f}" cy="{y_tokens(tokens[rounds]):.1f}" r="4" fill="{TOKENS_COLOUR}"/>'
+        f'<circle cx="{x(rounds):.1f}" cy="{y_vocab(vocab[rounds]):.1f}" r="4" fill="{VOCAB_COLOUR}"/>'
+        f'<text x="{x(rounds) + (6 if rounds < last / 2 else -6):.1f}" y="{TOP - 10}" '
+        f'text-anchor="{"start" if rounds < last / 2 else "end"}" fill="{ROUND_COLOUR}">round {rounds}: '
+        f"{tokens[rounds]} tokens, vocabulary {vocab[rounds]}</text></g>",
+        "</svg>",
+    ]
+    return "".join(parts)
+
+
+def merges_html(training: bpe.Training, rounds: int) -> str:
+    """The merge list near the selected round: round, left + right → new token, count."""
+    merges, vocab = training.merges, training.vocab
+    if not merges:
+        return f'<div class="bpe-note">No merges learned: {training.stopped}.</div>'
+    start = max(rounds - ROWS_ABOVE, 0)
+    rows = [f'<tr><td colspan="3" class="bpe-more">… {plural(start, "earlier merge")}</td></tr>'] if start else []
+    for merge in merges[start:start + MERGE_ROWS]:
+        round_ = merge.rank + 1
+        state = "bpe-current" if round_ == rounds else "bpe-later" if round_ > rounds else ""
+        rows.append(
+            f'<tr class="{state}"><td class="bpe-num">{round_}</td>'
+            f"<td>{token_chip(merge.left, vocab[merge.left])}{token_chip(merge.right, vocab[merge.right])}"
+            f' → {token_chip(merge.id, vocab[merge.id])}</td><td class="bpe-num">{merge.count}</td></tr>'
+        )
+    later = len(merges) - start - MERGE_ROWS
+    if later > 0:
+        rows.append(f'<tr><td colspan="3" class="bpe-more">… {plural(later, "later merge")}</td></tr>')
+    return (f'<div class="bpe-heading">Merge list</div><div class="bpe-scroll"><table class="bpe-merges">'
+            f'<thead><tr><th class="bpe-num">round</th><th>pair → new token</th><th class="bpe-num">count</th></tr>'
+            f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
+
+
+class ChartView(pn.viewable.Viewer):
+    """The trade-off chart beside the merge list."""
+
+    def __init__(self, state, **params):
+        super().__init__(**params)
+        self._layout = pn.Row(
+            pn.pane.HTML(pn.bind(chart_svg, state.param.training, state.param.round),
+                         stylesheets=[STYLESHEET], sizing_mode="stretch_width", min_width=360),
+            pn.pane.HTML(pn.bind(merges_html, state.param.training, state.param.round),
+                         stylesheets=[STYLESHEET], width=360),
+            sizing_mode="stretch_width",
+        )
+
+    def __panel__(self):
+        return self._layout

@@ -1,0 +1,87 @@
+"""Token chips: one small coloured box per token, as HTML.
+
+The same id gets the same colour in every row and round; whitespace is drawn as a visible
+mark; bytes that are not a whole UTF-8 character are shown as hex. All text is escaped.
+
+>>> label_html(b"walk ") + " " + label_html(b"\\xe3\\x81")
+'walk<span class="bpe-ws">␣</span> <span class="bpe-hex">e3 81</span>'
+>>> token_chip(257, b"<b>", new=True)
+'<span class="bpe-chip bpe-new" data-id="257" title="257: &quot;&lt;b&gt;&quot;" style="--h:60">&lt;b&gt;</span>'
+"""
+from __future__ import annotations
+
+import functools
+import html
+
+#: Marks that make whitespace visible, as the explainers draw it.
+WHITESPACE_MARKS = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"}
+#: The golden angle: consecutive ids get hues far apart, so neighbouring new tokens differ.
+HUE_STEP = 137.508
+_TITLE_ESCAPES = str.maketrans({"\n": "\\n", "\t": "\\t", "\r": "\\r"})
+
+
+def hue(token_id: int) -> int:
+    """The chip colour's hue (0-359) for a token id."""
+    return round(token_id * HUE_STEP) % 360
+
+
+def _mark(char: str) -> str | None:
+    """The visible mark standing for an invisible character, or None if it shows as itself."""
+    if char in WHITESPACE_MARKS:
+        return WHITESPACE_MARKS[char]
+    code = ord(char)
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures block: ␀ ␁ ...
+    if code == 0x7F:
+        return "␡"
+    if char.isspace():
+        return "⍽"
+    return None
+
+
+def label_html(token: bytes) -> str:
+    """A token's text as safe HTML: whitespace as marks, broken UTF-8 as hex bytes."""
+    return _text_html(token.decode("utf-8", "surrogateescape"))
+
+
+def _text_html(text: str) -> str:
+    """Text as safe HTML, with lone surrogates U+DC80-U+DCFF (from `surrogateescape`) as hex bytes."""
+    parts, hex_run = [], []
+    for char in text:
+        if 0xDC80 <= ord(char) <= 0xDCFF:  # a byte that is not part of a whole character
+            hex_run.append(f"{ord(char) - 0xDC00:02x}")
+            continue
+        if hex_run:
+            parts.append(f'<span class="bpe-hex">{" ".join(hex_run)}</span>')
+            hex_run = []
+        mark = _mark(char)
+        parts.append(html.escape(char) if mark is None else f'<span class="bpe-ws">{mark}</span>')
+    if hex_run:
+        parts.append(f'<span class="bpe-hex">{" ".join(hex_run)}</span>')
+    return "".join(parts)
+
+
+def plain_label(token: bytes) -> str:
+    """A token's text for plain-text places (tie sentences): whitespace marked, broken bytes as \\xNN."""
+    text = token.decode("utf-8", "backslashreplace")
+    return "".join(_mark(char) or char for char in text)
+
+
+@functools.lru_cache(maxsize=8192)
+def token_chip(token_id: int, token: bytes, new: bool = False) -> str:
+    """One token as a chip; `new` marks a token the selected round's merge just made."""
+    title = html.escape(f'{token_id}: "{token.decode("utf-8", "backslashreplace").translate(_TITLE_ESCAPES)}"')
+    classes = "bpe-chip bpe-new" if new else "bpe-chip"
+    return (f'<span class="{classes}" data-id="{token_id}" title="{title}" style="--h:{hue(token_id)}">'
+            f"{label_html(token)}</span>")
+
+
+def unknown_chip(char: str) -> str:
+    """A character outside a `chars` alphabet: it has no id."""
+    title = html.escape(f'unknown: "{char}" is not in the alphabet')
+    return f'<span class="bpe-chip bpe-unknown" data-id="unknown" title="{title}">{_text_html(char)}</span>'
+
+
+def chips_html(ids: list[int], vocab: list[bytes], new_id: int | None = None) -> str:
+    """A run of chips for token ids; chips of `new_id` are highlighted."""
+    return "".join(token_chip(i, vocab[i], i == new_id) for i in ids)

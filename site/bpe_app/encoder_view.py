@@ -1,0 +1,70 @@
+"""Live encoding: any text, cut by the tokenizer as it stands after the selected round."""
+from __future__ import annotations
+
+import html
+
+import panel as pn
+
+import bpe
+
+from .chips import token_chip, unknown_chip
+from .styles import STYLESHEET
+from .wording import plural
+
+#: (button label, text): each shows one thing the explainers point at.
+EXAMPLES = (
+    ("walkable", "walkable"),
+    ("stalking", "stalking"),
+    ("strawberry", "strawberry"),
+    ("2023 vs 2024", "2023 2024"),
+    ("walk vs ␣walk", "walk walk"),  # the first has no leading space, the second has one
+    ("emoji", "I ❤️ 🍣"),
+    ("Japanese", "東京は日本の首都です。"),
+)
+#: Ids listed under the chips; a pasted page would otherwise list thousands.
+ID_LIMIT = 200
+
+
+def encoding_html(training: bpe.Training, text: str, rounds: int) -> str:
+    """The text's chips, its ids, and how many characters, bytes and tokens it takes."""
+    tokenizer = training.tokenizer
+    try:
+        pieces = tokenizer.pieces(text, rounds=rounds)
+    except ValueError as error:  # a lone surrogate, which UTF-8 cannot encode
+        return f'<div class="bpe-encoded"></div><div class="bpe-note">{html.escape(str(error))}</div>'
+    chips = "".join(unknown_chip(piece) if i is None else token_chip(i, tokenizer.vocab[i]) for i, piece in pieces)
+    ids = [("?" if i is None else str(i)) for i, _ in pieces]
+    listed = " ".join(ids[:ID_LIMIT]) + (f" … ({len(ids) - ID_LIMIT} more)" if len(ids) > ID_LIMIT else "")
+    size = len(text.encode("utf-8", "surrogatepass"))
+    counts = f"{plural(len(text), 'character')} · {plural(size, 'byte')} · <b>{plural(len(ids), 'token')}</b>"
+    return (f'<div class="bpe-encoded">{chips}</div><div class="bpe-ids">ids: [{listed}]</div>'
+            f'<div class="bpe-note">{counts}</div>')
+
+
+class EncoderView(pn.viewable.Viewer):
+    """A text box encoded as you type, with one-click examples."""
+
+    def __init__(self, state, **params):
+        super().__init__(**params)
+        # The box's value goes to the state, never back: echoing it while someone types
+        # would overwrite the keys pressed since.
+        self._input = pn.widgets.TextInput(
+            name="Encode any text", value=state.encode_text, value_input=state.encode_text,
+            css_classes=["encode-input"], sizing_mode="stretch_width", placeholder="type here",
+        )
+        self._input.param.watch(lambda event: setattr(state, "encode_text", event.new or ""), "value_input")
+        buttons = [pn.widgets.Button(name=label, button_type="light", margin=(2, 3)) for label, _ in EXAMPLES]
+        for button, (_, text) in zip(buttons, EXAMPLES):
+            button.on_click(lambda event, text=text: self._input.param.update(value=text, value_input=text))
+        self._layout = pn.Column(
+            self._input,
+            pn.FlexBox(*buttons, gap="0px"),
+            pn.pane.HTML(
+                pn.bind(encoding_html, state.param.training, state.param.encode_text, state.param.round),
+                stylesheets=[STYLESHEET], sizing_mode="stretch_width",
+            ),
+            sizing_mode="stretch_width",
+        )
+
+    def __panel__(self):
+        return self._layout

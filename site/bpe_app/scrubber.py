@@ -1,0 +1,83 @@
+"""Moving through the rounds: a slider that can play, previous/next buttons, and the arrow keys."""
+from __future__ import annotations
+
+import panel as pn
+import param
+
+import bpe
+
+from .chips import token_chip
+from .styles import STYLESHEET
+from .wording import plural
+
+#: Milliseconds per round while playing.
+PLAY_INTERVAL = 800
+
+
+def round_caption(training: bpe.Training, rounds: int) -> str:
+    """What the selected round did, in one line, and why training ended."""
+    total = len(training.merges)
+    if rounds:
+        merge, vocab = training.merges[rounds - 1], training.vocab
+        did = (f"{token_chip(merge.left, vocab[merge.left])} + {token_chip(merge.right, vocab[merge.right])} → "
+               f"{token_chip(merge.id, vocab[merge.id], new=True)} <span class='bpe-muted'>({merge.count} times)</span>")
+    else:
+        unit = "bytes" if training.settings.alphabet == "bytes" else "characters"
+        did = f"no merges yet, every piece is one of the {unit}"
+    return (f'<div class="bpe-caption"><b>Round {rounds} of {total}</b>: {did}'
+            f'<div class="bpe-muted">Training stopped after {plural(total, "merge")}: {training.stopped}. '
+            "Keys ← and → step through the rounds.</div></div>")
+
+
+class ArrowKeys(pn.reactive.ReactiveHTML):
+    """Counts ← and → presses anywhere on the page, except while typing or on the slider itself.
+
+    The listener lives in the browser's main thread; only the counters cross to Python, so it
+    works the same under `panel serve` and in the Pyodide worker."""
+
+    left = param.Integer(default=0)
+    right = param.Integer(default=0)
+
+    _template = '<div id="keys"></div>'
+    _scripts = {
+        "render": """
+          state.onkey = (event) => {
+            if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return
+            const target = event.composedPath()[0]
+            if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return
+            if (event.key === 'ArrowLeft') data.left = data.left + 1
+            else if (event.key === 'ArrowRight') data.right = data.right + 1
+            else return
+            event.preventDefault()
+          }
+          document.addEventListener('keydown', state.onkey)
+        """,
+        "remove": "document.removeEventListener('keydown', state.onkey)",
+    }
+
+
+class Scrubber(pn.viewable.Viewer):
+    """Play/pause slider over rounds 0…N, previous and next buttons, and what the round did."""
+
+    def __init__(self, state, **params):
+        super().__init__(**params)
+        player = pn.widgets.Player.from_param(
+            state.param.round, start=0, end=state.param.rounds, name="", interval=PLAY_INTERVAL,
+            loop_policy="once", show_loop_controls=False, visible_buttons=["first", "pause", "play", "last"],
+            show_value=True, value_align="start", scale_buttons=0.8, css_classes=["round-slider"],
+            sizing_mode="stretch_width",
+        )
+        previous = pn.widgets.Button(name="◀ previous", css_classes=["prev-round"], width=110, align="center")
+        following = pn.widgets.Button(name="next ▶", css_classes=["next-round"], width=110, align="center")
+        previous.on_click(lambda event: state.step(-1))
+        following.on_click(lambda event: state.step(+1))
+        keys = ArrowKeys(width=0, height=0, margin=0)
+        keys.param.watch(lambda event: state.step(-1), "left")
+        keys.param.watch(lambda event: state.step(+1), "right")
+        caption = pn.pane.HTML(pn.bind(round_caption, state.param.training, state.param.round),
+                               stylesheets=[STYLESHEET], sizing_mode="stretch_width")
+        self._layout = pn.Column(pn.Row(previous, player, following, keys, sizing_mode="stretch_width"),
+                                 caption, sizing_mode="stretch_width")
+
+    def __panel__(self):
+        return self._layout

@@ -1,0 +1,162 @@
+"""The app's one state object: settings in, the last good training and the selected round out.
+
+Every view reads from an `AppState` and writes only to its inputs; none talks to another view.
+
+>>> state = AppState(preset="course")
+>>> state.rounds, [m.count for m in state.training.merges]
+(2, [2, 1])
+>>> state.budget = "vocab size"  # the same budget, counted as a vocabulary size
+>>> state.budget_size, state.rounds
+(258, 2)
+"""
+from __future__ import annotations
+
+import param
+
+import bpe
+from bpe.presets import PRESETS
+from bpe.pretokenize import PRETOKENIZERS
+from bpe.settings import ALPHABETS, SPECIALS, TIES
+
+from .documents import SPLITS, InputError, decode_upload, documents_of, join_documents
+
+#: The preset the page opens with: the explainer's walk/talk corpus once it ships.
+DEFAULT_PRESET = "explainer" if "explainer" in PRESETS else "from-scratch"
+#: How the training budget is given; "no limit" trains until no pair reaches the minimum count.
+BUDGETS = ("merges", "vocab size", "no limit")
+#: What the inputs that retrain are called, in the order the settings panel shows them.
+TRAINING_INPUTS = (
+    "corpus_text", "split", "alphabet", "pretokenizer", "tie", "specials", "min_frequency", "budget", "budget_size",
+)
+
+
+class AppState(param.Parameterized):
+    preset = param.Selector(default=DEFAULT_PRESET, objects=list(PRESETS), doc="The preset last loaded.")
+    corpus_text = param.String(default="", doc="The corpus as the person edits it.")
+    split = param.Selector(default=SPLITS[0], objects=list(SPLITS), doc="How the corpus text is cut into documents.")
+    alphabet = param.Selector(default="bytes", objects=list(ALPHABETS))
+    pretokenizer = param.Selector(default="kinds", objects=list(PRETOKENIZERS))
+    tie = param.Selector(default="smallest", objects=list(TIES))
+    specials = param.Selector(default="none", objects=list(SPECIALS))
+    min_frequency = param.Integer(default=2, doc="Validated by bpe.Settings, so a bad value gets its message.")
+    budget = param.Selector(default="merges", objects=list(BUDGETS))
+    budget_size = param.Integer(default=20, doc="Merges or vocabulary size, as `budget` says.")
+
+    round = param.Integer(default=0, bounds=(0, None), doc="The selected round: merges applied so far.")
+    encode_text = param.String(default="walkable", doc="The text the encoder shows.")
+
+    training = param.ClassSelector(class_=bpe.Training, doc="The last training that succeeded.")
+    rounds = param.Integer(default=0, doc="How many merges the training learned: the last round.")
+    message = param.String(default="", doc="What went wrong with the latest input, or why training stopped early.")
+    message_kind = param.Selector(default="error", objects=["error", "info"])
+    busy = param.Boolean(default=False, doc="True while training.")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self._trained_on: tuple | None = None  # (documents, settings) of the last attempt
+        self._loading_preset = False
+        # Before the retrain watcher, so that switching the budget kind converts the number first.
+        self.param.watch(self._convert_budget, "budget", precedence=0)
+        self.param.watch(self._retrain, list(TRAINING_INPUTS), precedence=1)
+        self._load_preset()
+
+    @param.depends("preset", watch=True)
+    def _load_preset(self) -> None:
+        preset = PRESETS[self.preset]
+        text, split = join_documents(preset.documents)
+        settings = preset.settings
+        if settings.vocab_size is not None:
+            budget, size = "vocab size", settings.vocab_size
+        elif settings.merges is not None:
+            budget, size = "merges", settings.merges
+        else:
+            budget, size = "no limit", self.budget_size
+        self._trained_on = None  # reloading a preset always retrains, even to the same inputs
+        self._loading_preset = True
+        try:
+            self.param.update(
+                corpus_text=text, split=split, alphabet=settings.alphabet, pretokenizer=settings.pretokenizer,
+                tie=settings.tie, specials=settings.specials, min_frequency=settings.min_frequency,
+                budget=budget, budget_size=size,
+            )
+        finally:
+            self._loading_preset = False
+        self._retrain()
+        self.round = 0
+
+    def settings(self) -> bpe.Settings:
+        """The settings the inputs ask for; bpe.SettingsError says what is wrong with them."""
+        budget = {"merges": {"merges": self.budget_size}, "vocab size": {"vocab_size": self.budget_size}}
+        return bpe.Settings(
+            alphabet=self.alphabet, pretokenizer=self.pretokenizer, tie=self.tie, specials=self.specials,
+            min_frequency=self.min_frequency, **budget.get(self.budget, {}),
+        )
+
+    def _retrain(self, *events) -> None:
+        """Train on the current inputs; on bad input, say why and keep the last good training."""
+        try:
+            documents = documents_of(self.corpus_text, self.split)
+            settings = self.settings()
+            if (documents, settings) == self._trained_on:
+                return
+            self._trained_on = (documents, settings)
+            self.busy = True
+            try:
+                training = bpe.train(documents, settings)
+            finally:
+                self.busy = False
+        except (InputError, ValueError) as error:  # bpe.SettingsError is a ValueError
+            self._trained_on = None
+            self.param.update(message=_sentence(str(error)), message_kind="error")
+            return
+        self.param.update(
+            training=training, rounds=len(training.merges), round=min(self.round, len(training.merges)),
+            message=early_stop_note(training), message_kind="info",
+        )
+
+    def _convert_budget(self, event: param.parameterized.Event) -> None:
+        """Keep the same training when the budget changes between merges and vocabulary size."""
+        if self.training is None or self._loading_preset:
+            return
+        base = self.training.vocab_size(0)
+        if (event.old, event.new) == ("merges", "vocab size"):
+            self.budget_size += base
+        elif (event.old, event.new) == ("vocab size", "merges"):
+            self.budget_size = max(self.budget_size - base, 0)
+
+    def load_upload(self, filename: str, data: bytes) -> None:
+        """Put an uploaded file in the corpus editor, or say why it cannot be used."""
+        try:
+            text = decode_upload(filename, data)
+        except InputError as error:
+            self.param.update(message=str(error), message_kind="error")
+            return
+        self.corpus_text = text
+
+    def step(self, delta: int) -> None:
+        """Move the selected round by `delta`, staying within 0 and the last round."""
+        self.round = min(max(self.round + delta, 0), self.rounds)
+
+
+def early_stop_note(training: bpe.Training) -> str:
+    """Why training learned fewer merges than its budget allowed, or "" if it did not."""
+    settings = training.settings
+    if training.stopped == "budget reached" or (settings.merges is None and settings.vocab_size is None):
+        return ""
+    asked = settings.merges if settings.merges is not None else settings.vocab_size - training.vocab_size(0)
+    return _sentence(
+        f"Training stopped after {len(training.merges)} of the {asked} merges asked for: {training.stopped}"
+    )
+
+
+#: The page's names for the command-line options that bpe.SettingsError messages name.
+FIELD_NAMES = {"--min-frequency": "minimum count", "--vocab-size": "vocabulary size", "--pretokenizer": "pre-tokenizer"}
+
+
+def _sentence(text: str) -> str:
+    """A message as a sentence that names the page's fields rather than command-line options."""
+    for option, field in FIELD_NAMES.items():
+        text = text.replace(option, field)
+    text = text.replace("--", "")
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."

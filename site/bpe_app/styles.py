@@ -1,0 +1,50 @@
+"""The page's CSS, kept in Python so that the browser build needs no data files.
+
+Panel renders each pane in its own shadow root, so page-wide CSS does not reach inside:
+every HTML pane that shows chips, tables or messages gets `STYLESHEET`.
+"""
+
+STYLESHEET = """
+:host { --bpe-ink: #1f2328; --bpe-muted: #656d76; --bpe-line: #d0d7de; --bpe-accent: #cf222e; }
+.bpe-chip {
+  display: inline-block; margin: 1px; padding: 1px 4px; border-radius: 4px;
+  font: 13px/1.35 ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
+  white-space: pre; color: var(--bpe-ink);
+  background: hsl(var(--h) 80% 89%); border: 1px solid hsl(var(--h) 45% 68%);
+}
+.bpe-chip.bpe-new { outline: 2px solid var(--bpe-accent); outline-offset: 1px; font-weight: 600; }
+.bpe-chip.bpe-unknown { background: #f6f8fa; border: 1px dashed #8c959f; color: var(--bpe-muted); }
+.bpe-ws { color: #8c959f; }
+.bpe-hex { font-size: 11px; color: #8250df; letter-spacing: -0.02em; }
+.bpe-corpus-summary { margin: 0 0 6px; color: var(--bpe-muted); }
+.bpe-corpus-summary b { color: var(--bpe-ink); }
+.bpe-rows { max-height: 360px; overflow-y: auto; border: 1px solid var(--bpe-line); border-radius: 6px; padding: 4px 6px; }
+.bpe-row { display: flex; flex-wrap: wrap; align-items: center; padding: 3px 0; border-bottom: 1px solid #eaeef2; }
+.bpe-row:last-child { border-bottom: none; }
+.bpe-repeat { margin-left: 8px; padding: 0 6px; border-radius: 10px; background: #eaeef2; color: var(--bpe-muted); font-size: 12px; }
+.bpe-more { color: var(--bpe-muted); font-size: 12px; margin-left: 6px; }
+table.bpe-candidates, table.bpe-merges { border-collapse: collapse; width: 100%; font-size: 13px; }
+.bpe-candidates th, .bpe-candidates td, .bpe-merges th, .bpe-merges td {
+  padding: 2px 6px; border-bottom: 1px solid #eaeef2; text-align: left; white-space: nowrap;
+}
+.bpe-candidates th, .bpe-merges th { color: var(--bpe-muted); font-weight: 500; position: sticky; top: 0; background: white; }
+.bpe-candidates td.bpe-num, .bpe-merges td.bpe-num { text-align: right; font-variant-numeric: tabular-nums; }
+.bpe-candidates tr.bpe-tied td { background: #fff8c5; }
+.bpe-candidates tr.bpe-winner td { background: #dafbe1; font-weight: 600; }
+.bpe-star { color: #bf8700; }
+.bpe-scroll { max-height: 330px; overflow-y: auto; border: 1px solid var(--bpe-line); border-radius: 6px; }
+.bpe-merges tr.bpe-current td { background: #dafbe1; }
+.bpe-merges tr.bpe-later td { opacity: 0.45; }
+.bpe-note { color: var(--bpe-muted); font-size: 13px; margin: 4px 0; }
+.bpe-note b { color: var(--bpe-ink); }
+.bpe-heading { font-weight: 600; margin: 0 0 4px; }
+.bpe-encoded { display: flex; flex-wrap: wrap; align-items: center; min-height: 28px; }
+.bpe-ids { font: 12px ui-monospace, monospace; color: var(--bpe-muted); word-break: break-all; margin-top: 4px; }
+.bpe-message { padding: 8px 12px; border-radius: 6px; border: 1px solid; font-size: 14px; }
+.bpe-message.bpe-error { background: #ffebe9; border-color: #ff818266; color: #82071e; }
+.bpe-message.bpe-info { background: #ddf4ff; border-color: #54aeff66; color: #0a3069; }
+.bpe-chart { width: 100%; height: auto; max-height: 340px; font: 12px system-ui, sans-serif; fill: var(--bpe-muted); }
+.bpe-chart .bpe-grid { stroke: #eaeef2; }
+.bpe-caption { font-size: 14px; color: var(--bpe-ink); }
+.bpe-caption .bpe-muted { color: var(--bpe-muted); }
+"""
