@@ -54,9 +54,8 @@ class AppState(param.Parameterized):
     def __init__(self, **params):
         super().__init__(**params)
         self._trained_on: tuple | None = None  # (documents, settings) of the last attempt
-        self._loading_preset = False
         # Before the retrain watcher, so that switching the budget kind converts the number first.
-        self.param.watch(self._convert_budget, "budget", precedence=0)
+        self.param.watch(self._convert_budget, ["budget", "budget_size"], precedence=0)
         self.param.watch(self._retrain, list(TRAINING_INPUTS), precedence=1)
         self._load_preset()
 
@@ -72,16 +71,12 @@ class AppState(param.Parameterized):
         else:
             budget, size = "no limit", self.budget_size
         self._trained_on = None  # reloading a preset always retrains, even to the same inputs
-        self._loading_preset = True
-        try:
-            self.param.update(
-                corpus_text=text, split=split, alphabet=settings.alphabet, pretokenizer=settings.pretokenizer,
-                tie=settings.tie, specials=settings.specials, min_frequency=settings.min_frequency,
-                budget=budget, budget_size=size,
-            )
-        finally:
-            self._loading_preset = False
-        self._retrain()
+        self.param.update(
+            corpus_text=text, split=split, alphabet=settings.alphabet, pretokenizer=settings.pretokenizer,
+            tie=settings.tie, specials=settings.specials, min_frequency=settings.min_frequency,
+            budget=budget, budget_size=size,
+        )
+        self._retrain()  # in case no input changed, so no watcher ran
         self.round = 0
 
     def settings(self) -> bpe.Settings:
@@ -114,11 +109,14 @@ class AppState(param.Parameterized):
             message=early_stop_note(training), message_kind="info",
         )
 
-    def _convert_budget(self, event: param.parameterized.Event) -> None:
-        """Keep the same training when the budget changes between merges and vocabulary size."""
-        if self.training is None or self._loading_preset:
+    def _convert_budget(self, *events: param.parameterized.Event) -> None:
+        """Keep the same training when the budget changes between merges and vocabulary size.
+
+        Not when the size is set in the same breath: then it is already in the new unit."""
+        changed = {event.name: event for event in events}
+        if self.training is None or "budget_size" in changed:
             return
-        base = self.training.vocab_size(0)
+        event, base = changed["budget"], self.training.vocab_size(0)
         if (event.old, event.new) == ("merges", "vocab size"):
             self.budget_size += base
         elif (event.old, event.new) == ("vocab size", "merges"):

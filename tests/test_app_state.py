@@ -1,0 +1,362 @@
+"""The Panel app without a browser: drive the state object and read what each view would show."""
+from __future__ import annotations
+
+import doctest
+import html
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("panel")  # the app's own dependency; the bpe core's tests run without it
+
+SITE = Path(__file__).resolve().parent.parent / "site"
+sys.path.insert(0, str(SITE))  # the app is not a package: `site` is a stdlib module
+
+import bpe  # noqa: E402
+import bpe.files  # noqa: E402
+from bpe.presets import PRESETS  # noqa: E402
+from bpe_app import (  # noqa: E402
+    candidates_view, chart_view, chips, corpus_view, documents, downloads, encoder_view, message_view, state, wording,
+)
+from bpe_app.state import AppState  # noqa: E402
+
+PRESET = "explainer" if "explainer" in PRESETS else "from-scratch"
+HOSTILE = '<img src=x onerror=alert(1)> <script>alert("x")</script>'
+
+
+@pytest.fixture
+def app_state() -> AppState:
+    return AppState(preset=PRESET)
+
+
+def chip_ids(fragment: str) -> list[str]:
+    return re.findall(r'class="bpe-chip[^"]*" data-id="([^"]+)"', fragment)
+
+
+def rows_of(table_html: str) -> list[str]:
+    return re.findall(r"<tr[^>]*>.*?</tr>", table_html.split("<tbody>")[1])
+
+
+@pytest.mark.parametrize("module", [chips, documents, wording, chart_view, state])
+def test_doctests(module):
+    assert doctest.testmod(module).failed == 0
+
+
+# --- the corpus rows ------------------------------------------------------------------------
+
+def test_corpus_shows_each_distinct_document_once_with_all_its_chips(app_state):
+    training = app_state.training
+    for rounds in (0, 1, app_state.rounds):
+        app_state.round = rounds
+        page = corpus_view.corpus_html(training, app_state.round)
+        lengths: dict[tuple, int] = {}
+        for chunks, tokens in zip(training.corpus.documents, training.documents(rounds)):
+            lengths.setdefault(tuple(chunks), len(tokens))
+        assert len(chip_ids(page)) == sum(lengths.values())
+        assert f"{training.tokens[rounds]} pieces" in page
+        assert 'class="bpe-corpus"' in page and 'class="bpe-corpus-summary"' in page
+
+
+def test_chips_of_the_selected_rounds_merge_are_highlighted(app_state):
+    app_state.round = 2
+    merge = app_state.training.merges[1]
+    page = corpus_view.corpus_html(app_state.training, app_state.round)
+    new = re.findall(r'class="bpe-chip bpe-new" data-id="(\d+)"', page)
+    assert new and set(new) == {str(merge.id)}
+    assert "bpe-new" not in corpus_view.corpus_html(app_state.training, 0)
+
+
+def test_repeated_documents_show_once_with_their_count():
+    training = bpe.train(["walk", "walk", "talk", "walk"], bpe.Settings(merges=2, min_frequency=1))
+    page = corpus_view.corpus_html(training, 0)
+    assert page.count('class="bpe-row"') == 2
+    assert ">×3<" in page and "3 distinct" not in page and "4 documents, 2 distinct" in page
+
+
+def test_a_long_corpus_shows_its_first_rows_and_counts_the_rest():
+    words = [f"w{i}" for i in range(corpus_view.ROW_LIMIT + 30)]
+    training = bpe.train(words, bpe.Settings(merges=1, min_frequency=1))
+    page = corpus_view.corpus_html(training, 1)
+    assert page.count('class="bpe-row"') == corpus_view.ROW_LIMIT
+    assert "30 more distinct documents" in page
+
+
+def test_a_huge_document_is_cut_at_the_chip_limit():
+    training = bpe.train(["ab " * 3000], bpe.Settings(merges=1, pretokenizer="none"))
+    page = corpus_view.corpus_html(training, 0)
+    assert len(chip_ids(page)) == corpus_view.CHIP_LIMIT
+    assert f"{9000 - corpus_view.CHIP_LIMIT} more pieces" in page
+
+
+# --- the candidate pairs ---------------------------------------------------------------------
+
+def test_round_zero_shows_round_ones_table_as_next(app_state):
+    page = candidates_view.candidates_html(app_state.training, 0)
+    assert "Next: round 1" in page
+    assert page.count("★") == 1
+    winner = app_state.training.merges[0]
+    (winner_row,) = [row for row in rows_of(page) if "bpe-winner" in row]
+    assert chip_ids(winner_row)[:3] == [str(winner.left), str(winner.right), str(winner.id)]
+
+
+def test_candidate_rows_are_capped_and_the_rest_counted():
+    training = bpe.train(["".join(chr(0x4E00 + i) for i in range(200))], bpe.Settings(merges=1, min_frequency=1))
+    page = candidates_view.candidates_html(training, 1)
+    table = training.candidates(1)
+    rows = rows_of(page)
+    assert len(rows) == candidates_view.ROW_LIMIT + 1
+    assert f"{len(table) - candidates_view.ROW_LIMIT} more pairs" in rows[-1]
+
+
+def test_ties_are_marked_and_explained():
+    training = bpe.train(PRESETS["from-scratch"].documents, PRESETS["from-scratch"].settings)
+    assert training.merges[1].ties == 2  # (t, h) and (h, e) both occur 10 times
+    page = candidates_view.candidates_html(training, 2)
+    tied = [row for row in rows_of(page) if "bpe-tied" in row]
+    assert len(tied) == 2 and "bpe-winner" in tied[0] and "★" in tied[0]
+    assert "2 pairs tied at 10; (t, h) wins: largest text" in html.unescape(page)
+    smallest = bpe.train(["abcd"], bpe.Settings(pretokenizer="none", min_frequency=1, merges=1))
+    assert "3 pairs tied at 1; (a, b) wins: smallest ids" in candidates_view.tie_text(smallest, 1)
+
+
+def test_no_tie_says_which_pair_has_the_top_count():
+    training = bpe.train(["aab aab ab"], bpe.Settings(pretokenizer="none", merges=1))
+    assert candidates_view.tie_text(training, 1) == "(a, b) has the top count, 3."
+    assert "bpe-tied" not in candidates_view.candidates_html(training, 1)
+
+
+def test_overlaps_are_noted_when_replacements_fall_short():
+    app_state = AppState(preset="course")  # aaa counts (a, a) twice, replaces it once
+    page = html.unescape(candidates_view.candidates_html(app_state.training, 1))
+    (winner_row,) = [row for row in rows_of(page) if "bpe-winner" in row]
+    assert re.search(r'bpe-num">2</td><td class="bpe-num">1</td>', winner_row)
+    assert "occurs 2 times counting overlapping windows" in page and "only 1 new tokens" in page
+    assert "overlapping" not in candidates_view.candidates_html(app_state.training, 2)
+
+
+def test_a_stopped_training_shows_what_was_left_without_a_winner():
+    training = bpe.train(["abcd"], bpe.Settings(pretokenizer="none"))  # every pair occurs once: no merge
+    page = candidates_view.candidates_html(training, 0)
+    assert "★" not in page and "training stopped" in page
+
+
+# --- the scrubber ----------------------------------------------------------------------------
+
+def test_step_moves_the_round_within_the_training(app_state):
+    app_state.step(-1)
+    assert app_state.round == 0
+    app_state.step(+1)
+    app_state.step(+1)
+    assert app_state.round == 2
+    app_state.round = app_state.rounds
+    app_state.step(+1)
+    assert app_state.round == app_state.rounds
+
+
+def test_a_shorter_retraining_pulls_the_round_back(app_state):
+    app_state.round = app_state.rounds
+    app_state.budget_size = 3
+    assert app_state.rounds == 3 and app_state.round == 3
+
+
+def test_loading_a_preset_starts_at_round_zero(app_state):
+    app_state.round = 4
+    app_state.preset = "course"
+    assert (app_state.round, app_state.rounds, app_state.corpus_text) == (0, 2, "aaa\naba")
+
+
+# --- live encoding ---------------------------------------------------------------------------
+
+def test_encoding_follows_the_selected_round(app_state):
+    training = app_state.training
+    for rounds in (0, app_state.rounds):
+        page = encoder_view.encoding_html(training, "walkable", rounds)
+        ids = training.tokenizer.encode("walkable", rounds=rounds)
+        assert chip_ids(page) == [("unknown" if i is None else str(i)) for i in ids]
+        assert f"8 characters · 8 bytes · <b>{wording.plural(len(ids), 'token')}</b>" in page
+        assert 'class="bpe-encoded"' in page
+
+
+def test_encoding_counts_bytes_of_non_ascii_text():
+    training = bpe.train(["hello"], bpe.Settings(merges=1))
+    page = encoder_view.encoding_html(training, "東京", 1)
+    assert "2 characters · 6 bytes · <b>6 tokens</b>" in page
+    assert chip_ids(page) == [str(b) for b in "東京".encode()]
+    assert page.count('class="bpe-hex"') == 6  # no byte of a CJK character is a character on its own
+
+
+# --- escaping --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("alphabet", ["bytes", "chars"])
+def test_user_text_is_never_html(app_state, alphabet):
+    app_state.param.update(corpus_text=HOSTILE, split="whole text", alphabet=alphabet, min_frequency=1,
+                           budget="merges", budget_size=30)
+    assert app_state.message == "" and app_state.training.corpus.tokens > 0
+    training = app_state.training
+    shown = [
+        corpus_view.corpus_html(training, app_state.rounds),
+        corpus_view.corpus_html(training, 0),
+        candidates_view.candidates_html(training, 1),
+        encoder_view.encoding_html(training, HOSTILE, app_state.rounds),
+        chart_view.merges_html(training, 3),
+        message_view.message_html(f"bad file {HOSTILE}", "error"),
+    ]
+    for page in shown:
+        assert "<img" not in page and "<script" not in page and "</script" not in page
+        assert "&lt;" in page
+
+
+def test_chip_titles_and_data_ids_are_escaped():
+    chip = chips.token_chip(300, b'"><script>', new=False)
+    assert 'title="300: &quot;&quot;&gt;&lt;script&gt;&quot;"' in chip
+    assert chips.unknown_chip("<").startswith('<span class="bpe-chip bpe-unknown" data-id="unknown"')
+
+
+# --- chips -----------------------------------------------------------------------------------
+
+def test_whitespace_is_visible_and_broken_utf8_is_hex():
+    assert chips.label_html(b" \n\t") == "".join(f'<span class="bpe-ws">{m}</span>' for m in "␣↵⇥")
+    assert chips.label_html(b"a\xf0\x9f") == 'a<span class="bpe-hex">f0 9f</span>'
+    assert chips.label_html("🍣".encode()) == "🍣"
+    assert chips.plain_label(b" \xe3") == "␣\\xe3"
+
+
+def test_the_same_id_gets_the_same_colour_everywhere():
+    assert chips.token_chip(261, b"ab").split("style=")[1] == chips.token_chip(261, b"ab", new=True).split("style=")[1]
+    assert len({chips.hue(i) for i in range(256, 266)}) == 10
+
+
+# --- bad input keeps the last good training ---------------------------------------------------
+
+def test_an_empty_corpus_says_so_and_keeps_the_training(app_state):
+    before = app_state.training
+    app_state.corpus_text = "\n\n  \n"
+    assert app_state.training is before
+    assert app_state.message_kind == "error" and "corpus is empty" in app_state.message
+
+
+def test_a_corpus_over_the_limit_says_so_and_keeps_the_training(app_state):
+    before = app_state.training
+    app_state.corpus_text = "a" * (documents.MAX_CORPUS_BYTES + 1)
+    assert app_state.training is before
+    assert "over the limit of 2.0 MB" in app_state.message
+
+
+def test_a_vocab_size_below_the_base_says_so_and_keeps_the_training(app_state):
+    before = app_state.training
+    app_state.param.update(budget="vocab size", budget_size=5)
+    assert app_state.training is before
+    assert app_state.message.startswith("Vocabulary size 5 is below the base vocabulary")
+
+
+def test_the_message_clears_once_the_input_is_good_again(app_state):
+    app_state.corpus_text = ""
+    app_state.preset = "course"
+    assert app_state.message == "" and app_state.rounds == 2
+
+
+def test_more_merges_than_the_corpus_allows_stop_early_and_say_so(app_state):
+    app_state.param.update(budget="merges", budget_size=10_000)
+    assert 0 < app_state.rounds < 10_000
+    assert app_state.message_kind == "info"
+    assert f"stopped after {app_state.rounds} of the 10000 merges asked for" in app_state.message
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary file"),
+    (b"caf\xe9 au lait", "not UTF-8 text (byte 3 is 0xE9)"),
+    (b"a" * (documents.MAX_CORPUS_BYTES + 1), "over the limit"),
+])
+def test_a_bad_upload_says_why_and_keeps_the_corpus(app_state, data, words):
+    before = (app_state.training, app_state.corpus_text)
+    app_state.load_upload("notes.txt", data)
+    assert (app_state.training, app_state.corpus_text) == before
+    assert words in app_state.message and "notes.txt" in app_state.message
+
+
+def test_a_good_upload_replaces_the_corpus_and_retrains(app_state):
+    app_state.split = "each line"
+    app_state.load_upload("notes.txt", "\ufeffwalk\r\nwalked\r\n".encode("utf-8"))
+    assert app_state.corpus_text == "walk\r\nwalked\r\n"
+    assert len(app_state.training.corpus.documents) == 2
+
+
+# --- settings --------------------------------------------------------------------------------
+
+def test_switching_the_budget_kind_keeps_the_same_training(app_state):
+    merges = app_state.rounds
+    base = app_state.training.vocab_size(0)
+    app_state.budget = "vocab size"
+    assert app_state.budget_size == base + merges and app_state.rounds == merges
+    app_state.budget = "merges"
+    assert app_state.budget_size == merges
+
+
+def test_every_setting_reaches_the_training(app_state):
+    app_state.param.update(alphabet="bytes", pretokenizer="gpt2", tie="largest-text", specials="octlm",
+                           min_frequency=1, budget="merges", budget_size=4)
+    assert app_state.training.settings == bpe.Settings(
+        alphabet="bytes", pretokenizer="gpt2", tie="largest-text", specials="octlm", min_frequency=1, merges=4)
+
+
+@pytest.mark.parametrize("split, expected", [
+    ("each line", ["a b", "c", "d"]),
+    ("blank lines", ["a b\nc", "d"]),
+    ("whole text", ["a b\nc\n\nd\n"]),
+])
+def test_the_corpus_text_splits_into_documents(split, expected):
+    assert documents.split_documents("a b\nc\n\nd\n", split) == expected
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_loads_and_round_trips_its_documents(name):
+    app_state = AppState(preset=name)
+    assert app_state.message == ""
+    assert documents.split_documents(app_state.corpus_text, app_state.split) == PRESETS[name].documents
+    assert app_state.training.settings == PRESETS[name].settings
+
+
+# --- chart and downloads -----------------------------------------------------------------------
+
+def test_the_chart_marks_the_selected_round(app_state):
+    svg = chart_view.chart_svg(app_state.training, 2)
+    assert svg.startswith('<svg class="bpe-chart"') and 'class="bpe-round-marker"' in svg
+    assert f"round 2: {app_state.training.tokens[2]} tokens, vocabulary {app_state.training.vocab_size(2)}" in svg
+
+
+def test_the_merge_list_highlights_the_selected_round(app_state):
+    page = chart_view.merges_html(app_state.training, 2)
+    current = [row for row in rows_of(page) if "bpe-current" in row]
+    assert len(current) == 1 and '<td class="bpe-num">2</td>' in current[0]
+
+
+def test_downloads_hold_the_training(app_state):
+    training = app_state.training
+    assert bpe.files.loads(bpe.files.dumps(training)).merges == training.merges
+    lines = downloads.merges_csv(training).splitlines()
+    assert lines[0].split(",") == list(downloads.CSV_COLUMNS)
+    assert len(lines) == 1 + len(training.merges)
+    first = training.merges[0]
+    assert lines[1].startswith(f"1,{first.left},{first.right},{first.id},")
+
+
+# --- explainer numbers (when the preset ships) -------------------------------------------------
+
+@pytest.mark.skipif("explainer" not in PRESETS, reason="the explainer preset has not landed yet")
+def test_the_explainers_numbers():
+    app_state = AppState(preset="explainer")
+    training = app_state.training
+    assert training.tokens[0] == 137
+    assert "(a, l) has the top count, 19." in candidates_view.tie_text(training, 1)
+    app_state.round = 6
+    assert "59 pieces" in corpus_view.corpus_html(training, app_state.round)
+
+
+def test_the_app_lays_out_without_pandas():
+    """pandas costs seconds to load in Pyodide; a Bokeh ColumnDataSource, for one, would pull it in."""
+    script = ("import sys; from bpe_app.app import App; App().__panel__().get_root(); "
+              "assert 'pandas' not in sys.modules, 'the app imported pandas'")
+    subprocess.run([sys.executable, "-c", script], cwd=SITE, check=True, timeout=120)
