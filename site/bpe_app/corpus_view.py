@@ -15,7 +15,7 @@ from .wording import plural
 #: Distinct documents shown; the rest are counted. Rendering stays quick on any corpus.
 ROW_LIMIT = 200
 #: Chips shown over all rows: a single huge document must not freeze the page either.
-CHIP_LIMIT = 4000
+CHIP_LIMIT = 3000
 
 
 @functools.lru_cache(maxsize=2)

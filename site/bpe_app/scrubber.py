@@ -12,6 +12,7 @@ from .wording import plural
 
 #: Milliseconds per round while playing.
 PLAY_INTERVAL = 800
+PLAYER_BUTTONS_ONLY = ".pn-player-title, input[type=range] { display: none; }"
 
 
 def round_caption(training: bpe.Training, rounds: int) -> str:
@@ -44,7 +45,8 @@ class ArrowKeys(pn.reactive.ReactiveHTML):
           state.onkey = (event) => {
             if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return
             const target = event.composedPath()[0]
-            if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return
+            if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
+                           || (target.getAttribute && target.getAttribute('role') === 'slider'))) return
             if (event.key === 'ArrowLeft') data.left = data.left + 1
             else if (event.key === 'ArrowRight') data.right = data.right + 1
             else return
@@ -61,22 +63,28 @@ class Scrubber(pn.viewable.Viewer):
 
     def __init__(self, state, **params):
         super().__init__(**params)
+        # The slider is Bokeh's: Panel's Player does not redraw its own slider when `end` changes,
+        # so the Player only plays and pauses (its slider hidden); both follow `state.round`.
+        slider = pn.widgets.IntSlider.from_param(
+            state.param.round, start=0, end=state.param.rounds.rx().rx.pipe(max, 1), name="Round",
+            disabled=state.param.rounds.rx() == 0, css_classes=["round-slider"], sizing_mode="stretch_width",
+        )
         player = pn.widgets.Player.from_param(
             state.param.round, start=0, end=state.param.rounds, name="", interval=PLAY_INTERVAL,
-            loop_policy="once", show_loop_controls=False, visible_buttons=["first", "pause", "play", "last"],
-            show_value=True, value_align="start", scale_buttons=0.8, css_classes=["round-slider"],
-            sizing_mode="stretch_width",
+            loop_policy="once", show_loop_controls=False, visible_buttons=["pause", "play"], show_value=False,
+            width=110, height=46, align="center", stylesheets=[PLAYER_BUTTONS_ONLY],
         )
         previous = pn.widgets.Button(name="◀ previous", css_classes=["prev-round"], width=110, align="center")
         following = pn.widgets.Button(name="next ▶", css_classes=["next-round"], width=110, align="center")
         previous.on_click(lambda event: state.step(-1))
         following.on_click(lambda event: state.step(+1))
         keys = ArrowKeys(width=0, height=0, margin=0)
-        keys.param.watch(lambda event: state.step(-1), "left")
-        keys.param.watch(lambda event: state.step(+1), "right")
+        # Presses can arrive coalesced (the worker page keeps only the newest value), so step by the difference.
+        keys.param.watch(lambda event: state.step(event.old - event.new), "left")
+        keys.param.watch(lambda event: state.step(event.new - event.old), "right")
         caption = pn.pane.HTML(pn.bind(round_caption, state.param.training, state.param.round),
                                stylesheets=[STYLESHEET], sizing_mode="stretch_width")
-        self._layout = pn.Column(pn.Row(previous, player, following, keys, sizing_mode="stretch_width"),
+        self._layout = pn.Column(pn.Row(previous, slider, following, player, keys, sizing_mode="stretch_width"),
                                  caption, sizing_mode="stretch_width")
 
     def __panel__(self):

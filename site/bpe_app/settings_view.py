@@ -36,7 +36,7 @@ class SettingsView(pn.viewable.Viewer):
         upload = widgets.FileInput(accept=".txt,.md,.csv,.tsv,.json,.py,text/plain", multiple=False,
                                    sizing_mode="stretch_width")
         upload.param.watch(lambda event: state.load_upload(upload.filename or "the file", event.new), "value")
-        budget_size = widgets.IntInput.from_param(p.budget_size, name="", start=0, width=120,
+        budget_size = widgets.IntInput.from_param(p.budget_size, name="how many", start=0, width=110,
                                                   disabled=p.budget.rx() == "no limit")
         self._layout = pn.Column(
             widgets.Select.from_param(p.preset, name="Preset", css_classes=["preset-select"],
@@ -62,8 +62,9 @@ class SettingsView(pn.viewable.Viewer):
                                       sizing_mode="stretch_width"),
             widgets.IntInput.from_param(p.min_frequency, name="Minimum pair count", start=1,
                                         description=HELP["min_frequency"], sizing_mode="stretch_width"),
-            pn.Row(widgets.Select.from_param(p.budget, name="Budget", description=HELP["budget"], width=150),
-                   budget_size, align="end"),
+            pn.Row(widgets.Select.from_param(p.budget, name="Budget", description=HELP["budget"],
+                                             sizing_mode="stretch_width"),
+                   budget_size, margin=0, sizing_mode="stretch_width"),
             sizing_mode="stretch_width",
         )
 
