@@ -630,7 +630,11 @@ def main(argv: list[str] | None = None) -> int:
     test = commands.add_parser("test", help="install test dependencies, build dist/ and run the tests")
     test.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed on to pytest")
     test.set_defaults(handler=command_test)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "test":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.command == "test":  # argparse's REMAINDER does not take a leading option such as -q
+        args.pytest_args = extra + args.pytest_args
     return args.handler(args)
 
 

@@ -1,0 +1,112 @@
+"""Browser tests: dist/ served on 127.0.0.1, Debian's Chromium driven by Playwright, offline.
+
+Fixtures:
+    site_url   (session) the address of dist/ served by a thread on a free port; builds dist/ if it is stale
+    app        a fresh page (new browser context, so a cold cache) that records every request the page and
+               its worker make, console errors and HTTP errors; `app.open()` loads the site and waits until
+               the worker has rendered the document
+"""
+from __future__ import annotations
+
+import importlib.util
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "test-output"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+# Cold start is ~10 s on a 2-core machine; leave room for a loaded CI machine.
+INTERACTIVE_TIMEOUT_MS = 120_000
+
+
+def _load_build_script():
+    spec = importlib.util.spec_from_file_location("bpe_build_script", ROOT / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build_script = _load_build_script()
+
+
+@pytest.fixture(scope="session")
+def site_url():
+    build_script.build()
+    server = build_script.make_server(build_script.DIST, 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """pytest-playwright launches Debian's Chromium instead of a downloaded browser."""
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
+
+
+@dataclass
+class AppPage:
+    page: object
+    url: str
+    requests: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def open(self) -> float:
+        """Load the site and wait until the worker's document is rendered; returns seconds taken."""
+        started = time.monotonic()
+        self.page.goto(self.url)
+        self.page.wait_for_function(
+            "() => !document.body.classList.contains('pn-loading')"
+            " || [...document.querySelectorAll('.pn-loading-msg')].some(e => e.textContent.startsWith('Error'))",
+            timeout=INTERACTIVE_TIMEOUT_MS,
+        )
+        message = self.page.evaluate(
+            "() => [...document.querySelectorAll('.pn-loading-msg')].map(e => e.textContent).join(' ')")
+        assert not message.startswith("Error"), f"the worker failed: {message}\n" + "\n".join(self.console[-20:])
+        self.timings["interactive"] = time.monotonic() - started
+        return self.timings["interactive"]
+
+    def external_requests(self) -> list[str]:
+        return [url for url in self.requests
+                if not url.startswith(("data:", "blob:")) and urlsplit(url).hostname != "127.0.0.1"]
+
+    def screenshot(self, name: str) -> Path:
+        OUTPUT.mkdir(exist_ok=True)
+        path = OUTPUT / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def app(page, site_url):
+    recorder = AppPage(page=page, url=site_url)
+    page.on("request", lambda request: recorder.requests.append(request.url))
+    page.on("response", lambda response: response.status >= 400
+            and recorder.errors.append(f"HTTP {response.status} {response.url}"))
+    page.on("pageerror", lambda error: recorder.errors.append(f"page error: {error}"))
+
+    def on_console(message):
+        recorder.console.append(f"{message.type}: {message.text}")
+        if message.type == "error":
+            recorder.errors.append(f"console error: {message.text[:2000]}")
+
+    page.on("console", on_console)
+    page.set_default_timeout(30_000)
+    yield recorder
+
+
+def pytest_configure(config):
+    # pytest-playwright's base_url fixture trips a pytest 9 deprecation; not ours to fix.
+    config.addinivalue_line(
+        "filterwarnings", "ignore:Session-scoped fixtures defined as instance methods:pytest.PytestRemovedIn10Warning")

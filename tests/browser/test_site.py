@@ -1,0 +1,25 @@
+"""The built site in a real browser: it becomes interactive, offline, with nothing but local requests."""
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+
+def test_page_becomes_interactive_with_only_local_requests(app):
+    seconds = app.open()
+    page = app.page
+
+    # Prerendered content was replaced by the worker's live document, and a widget round trip works:
+    # typing into the encoder re-renders its token chips (Python in the worker answers the edit).
+    encoded = page.locator(".bpe-encoded").first
+    expect(encoded).to_be_visible()
+    before = encoded.inner_text()
+    page.locator(".encode-input input").first.fill("hug pug")
+    expect(encoded).not_to_have_text(before, timeout=30_000)
+    expect(encoded.locator(".bpe-chip").first).to_be_visible()
+    app.screenshot("site-interactive")
+
+    # The worker's requests are seen too (Pyodide itself is fetched by the worker).
+    assert any(url.endswith("/pyodide/pyodide.asm.wasm") for url in app.requests), app.requests
+    assert app.external_requests() == []
+    assert app.errors == [], "\n".join(app.errors)
+    print(f"interactive after {seconds:.1f} s")
