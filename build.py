@@ -117,25 +117,34 @@ def pip_install(*requirements: str) -> None:
     run(PYTHON, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *requirements)
 
 
-def pip_install_once(key: str, *requirements: str) -> None:
-    """pip install, skipped when the same requirements were installed before."""
-    marker = VENV / f".installed-{key}"
-    wanted = "\n".join(requirements) + "\n" + (ROOT / "pyproject.toml").read_text()
-    if marker.exists() and marker.read_text() == wanted:
+def pip_install_once(requirements: list[str], also_covers: tuple[str, ...] = ()) -> None:
+    """pip install, skipped when the same requirements (and pyproject.toml) were installed before."""
+    def marker_text(reqs) -> str:
+        return "\n".join(reqs) + "\n" + (ROOT / "pyproject.toml").read_text()
+
+    marker = VENV / f".installed-{sha256_bytes(marker_text(requirements).encode())[:16]}"
+    if marker.exists():
         return
     pip_install(*requirements)
-    marker.write_text(wanted)
+    marker.touch()
+    for covered in also_covers:
+        (VENV / f".installed-{sha256_bytes(marker_text(covered).encode())[:16]}").touch()
+
+
+def build_requirements() -> list[str]:
+    return [*pins()["build_requirements"], "-e", str(ROOT)]
 
 
 def setup_build() -> None:
     """What `build` needs: the venv with Panel + Bokeh (the converter) and bpe itself."""
     ensure_venv()
-    pip_install_once("build", *pins()["build_requirements"], "-e", str(ROOT))
+    pip_install_once(build_requirements())
 
 
 def setup_tests() -> None:
     ensure_venv()
-    pip_install_once("test", "-e", f"{ROOT}[test]", *pins()["build_requirements"], *pins()["test_requirements"])
+    pip_install_once([*pins()["build_requirements"], *pins()["test_requirements"], "-e", f"{ROOT}[test]"],
+                     also_covers=(build_requirements(),))
     ensure_chromium()
 
 
@@ -454,11 +463,30 @@ def convert_app() -> Path:
     return out
 
 
+EARLY_WORKER = """    <script type="text/javascript">
+      window.bpeEarlyMessages = [];
+      window.bpeWorker = new Worker("./app.js");
+      window.bpeWorker.onmessage = (event) => window.bpeEarlyMessages.push(event);
+    </script>"""
+
+
 def patch_page(html: str, panel_version: str, bokeh_version: str) -> str:
     """Point the converted page at our own copies of Bokeh's and Panel's JS/CSS."""
     html = html.replace(BOKEH_CDN, BOKEH_DIR)
     html = html.replace(PANEL_CDN, PANEL_CDN_ROOT)
-    html = html.replace("<head>", '<head>\n    <link rel="icon" href="data:,">', 1)
+    html = html.replace("<head>", '<head>\n    <link rel="icon" href="data:,">\n' + EARLY_WORKER, 1)
+    # Panel's page creates the worker at the end of <body>, after Bokeh's scripts have loaded; the
+    # worker is started at the top of <head> instead, and status messages it sends before Panel's
+    # handler exists are replayed to that handler.
+    for old, new in (
+        ('const pyodideWorker = new Worker("./app.js");', "const pyodideWorker = window.bpeWorker;"),
+        ("pyodideWorker.onmessage = async (event) => {",
+         "setTimeout(() => window.bpeEarlyMessages.splice(0).forEach((e) => pyodideWorker.onmessage(e)), 0);\n"
+         "      pyodideWorker.onmessage = async (event) => {"),
+    ):
+        if html.count(old) != 1:
+            raise SystemExit(f"cannot patch the converted page: {old!r} not found exactly once")
+        html = html.replace(old, new)
     leftovers = sorted(set(re.findall(r"https?://[^\s\"'<>)]+", html)))
     external = [url for url in leftovers if not url.startswith(("http://www.w3.org/",))]
     if external:

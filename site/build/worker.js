@@ -21,17 +21,27 @@ function sendPatch(patch, buffers, msg_id) {
 
 importScripts(BASE + CONFIG.pyodide_dir + "pyodide.js");
 
+// Start-up does a burst of allocation (imports, building the app); the cyclic garbage collector
+// would walk the growing heap again and again, so it is off until the document is written and then
+// everything that survived start-up is frozen out of later collections.
 const RUN_APP = `
-import os, runpy, sys
+import gc, os, runpy, sys
+gc.disable()
 os.makedirs(APP_DIR, exist_ok=True)
 os.chdir(APP_DIR)
 if APP_DIR not in sys.path:
     sys.path.insert(0, APP_DIR)
 
+import panel
+mark("import-panel")
 from panel.io.pyodide import init_doc, write_doc
 init_doc()
 runpy.run_path(os.path.join(APP_DIR, "app.py"), run_name="__main__")
-await write_doc()
+mark("app-built")
+_result = await write_doc()
+gc.freeze()
+gc.enable()
+_result
 `;
 
 async function startApplication() {
@@ -48,6 +58,7 @@ async function startApplication() {
   self.pyodide = pyodide;
   mark("pyodide");
   pyodide.globals.set("sendPatch", sendPatch);
+  pyodide.globals.set("mark", mark);
   status("Loading packages");
   await pyodide.loadPackage(CONFIG.packages, {
     messageCallback: () => {},
