@@ -19,6 +19,18 @@ INTRO = ("Training counts every adjacent pair of tokens in the corpus, fuses the
          "token, and repeats. Move through the rounds to watch the corpus shrink and the vocabulary grow.")
 
 
+def later(work) -> None:
+    """Run `work` once the current event is handled: the page then shows `busy` while it runs.
+
+    Panel holds a document's changes while it handles an event, so a training run inside the
+    event would send `busy` on and off together, after the work."""
+    async def run() -> None:
+        with pn.io.hold():
+            work()
+
+    pn.state.execute(run)
+
+
 def heading(text: str, level: int = 3) -> pn.pane.HTML:
     return pn.pane.HTML(f"<h{level} style='margin:0'>{text}</h{level}>", margin=(12, 10, 0, 10),
                         stylesheets=[STYLESHEET])
@@ -28,6 +40,7 @@ class App(pn.viewable.Viewer):
     def __init__(self, state: AppState | None = None, **params):
         super().__init__(**params)
         self.state = state = state or AppState()
+        state.schedule = later
         busy = pn.indicators.LoadingSpinner(value=state.param.busy, visible=state.param.busy, size=22,
                                             align="center", name="training…")
         sidebar = pn.Column(

@@ -11,6 +11,8 @@ Every view reads from an `AppState` and writes only to its inputs; none talks to
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import param
 
 import bpe
@@ -50,6 +52,9 @@ class AppState(param.Parameterized):
     message = param.String(default="", doc="What went wrong with the latest input, or why training stopped early.")
     message_kind = param.Selector(default="error", objects=["error", "info"])
     busy = param.Boolean(default=False, doc="True while training.")
+    schedule = param.Callable(default=None, doc="""
+        Runs a training: None trains at once. The page passes a function that trains a moment
+        later, so that `busy` reaches the browser before training starts.""")
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -90,24 +95,32 @@ class AppState(param.Parameterized):
     def _retrain(self, *events) -> None:
         """Train on the current inputs; on bad input, say why and keep the last good training."""
         try:
-            documents = documents_of(self.corpus_text, self.split)
-            settings = self.settings()
-            if (documents, settings) == self._trained_on:
-                return
-            self._trained_on = (documents, settings)
-            self.busy = True
-            try:
-                training = bpe.train(documents, settings)
-            finally:
-                self.busy = False
+            request = (documents_of(self.corpus_text, self.split), self.settings())
         except (InputError, ValueError) as error:  # bpe.SettingsError is a ValueError
-            self._trained_on = None
-            self.param.update(message=_sentence(str(error)), message_kind="error")
+            self._fail(error)
+            return
+        if request == self._trained_on:
+            return
+        self._trained_on = request
+        self.busy = True
+        (self.schedule or _now)(lambda: self._train(request))
+
+    def _train(self, request: tuple) -> None:
+        if request is not self._trained_on:
+            return  # newer inputs arrived while this training waited: only the newest is trained
+        try:
+            training = bpe.train(*request)
+        except ValueError as error:  # a lone surrogate, which UTF-8 cannot encode
+            self._fail(error)
             return
         self.param.update(
             training=training, rounds=len(training.merges), round=min(self.round, len(training.merges)),
-            message=early_stop_note(training), message_kind="info",
+            message=early_stop_note(training), message_kind="info", busy=False,
         )
+
+    def _fail(self, error: Exception) -> None:
+        self._trained_on = None
+        self.param.update(message=_sentence(str(error)), message_kind="error", busy=False)
 
     def _convert_budget(self, *events: param.parameterized.Event) -> None:
         """Keep the same training when the budget changes between merges and vocabulary size.
@@ -134,6 +147,10 @@ class AppState(param.Parameterized):
     def step(self, delta: int) -> None:
         """Move the selected round by `delta`, staying within 0 and the last round."""
         self.round = min(max(self.round + delta, 0), self.rounds)
+
+
+def _now(work: Callable[[], None]) -> None:
+    work()
 
 
 def early_stop_note(training: bpe.Training) -> str:
