@@ -133,7 +133,7 @@ def test_overlaps_are_noted_when_replacements_fall_short():
     page = html.unescape(candidates_view.candidates_html(app_state.training, 1))
     (winner_row,) = [row for row in rows_of(page) if "bpe-winner" in row]
     assert re.search(r'bpe-num">2</td><td class="bpe-num">1</td>', winner_row)
-    assert "occurs 2 times counting overlapping windows" in page and "only 1 new tokens" in page
+    assert "occurs 2 times counting overlapping windows" in page and "only 1 new token:" in page
     assert "overlapping" not in candidates_view.candidates_html(app_state.training, 2)
 
 

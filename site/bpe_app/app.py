@@ -12,7 +12,7 @@ from .message_view import MessageView
 from .scrubber import Scrubber
 from .settings_view import SettingsView
 from .state import AppState
-from .styles import STYLESHEET
+from .styles import html_pane
 
 TITLE = "Byte pair encoding, merge by merge"
 INTRO = ("Training counts every adjacent pair of tokens in the corpus, fuses the most frequent pair into a new "
@@ -32,15 +32,14 @@ def later(work) -> None:
 
 
 def heading(text: str, level: int = 3) -> pn.pane.HTML:
-    return pn.pane.HTML(f"<h{level} style='margin:0'>{text}</h{level}>", margin=(12, 10, 0, 10),
-                        stylesheets=[STYLESHEET])
+    return html_pane(f"<h{level} style='margin:0'>{text}</h{level}>", margin=(12, 10, 0, 10), sizing_mode=None)
 
 
 class App(pn.viewable.Viewer):
     def __init__(self, state: AppState | None = None, **params):
         super().__init__(**params)
         self.state = state = state or AppState()
-        state.schedule = later
+        state.schedule = later  # from now on, trainings run after the event that asked for them
         busy = pn.indicators.LoadingSpinner(value=state.param.busy, visible=state.param.busy, size=22,
                                             align="center", name="training…")
         sidebar = pn.Column(
@@ -49,7 +48,7 @@ class App(pn.viewable.Viewer):
         )
         main = pn.Column(
             pn.Row(heading(TITLE, 2), busy),
-            pn.pane.HTML(f'<div class="bpe-note">{INTRO}</div>', stylesheets=[STYLESHEET], sizing_mode="stretch_width"),
+            html_pane(f'<div class="bpe-note">{INTRO}</div>'),
             MessageView(state),
             Scrubber(state),
             heading("Corpus"), CorpusView(state),

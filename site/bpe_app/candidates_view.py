@@ -8,7 +8,7 @@ import panel as pn
 import bpe
 
 from .chips import plain_label, token_chip
-from .styles import STYLESHEET
+from .styles import html_pane
 from .wording import plural
 
 #: Rows shown; the rest are counted.
@@ -46,8 +46,8 @@ def overlap_note(merge: bpe.Merge, pair: str) -> str:
     if merge.replacements == merge.count:
         return ""
     return (f"{pair} occurs {merge.count} times counting overlapping windows, but replacing left to right "
-            f"makes only {merge.replacements} new tokens: in a run such as a a a the middle token can join "
-            "only one pair.")
+            f"makes only {plural(merge.replacements, 'new token')}: in a run such as a a a the middle token "
+            "can join only one pair.")
 
 
 def candidates_html(training: bpe.Training, rounds: int) -> str:
@@ -92,10 +92,7 @@ class CandidatesView(pn.viewable.Viewer):
 
     def __init__(self, state, **params):
         super().__init__(**params)
-        self._pane = pn.pane.HTML(
-            pn.bind(candidates_html, state.param.training, state.param.round),
-            stylesheets=[STYLESHEET], sizing_mode="stretch_width",
-        )
+        self._pane = html_pane(pn.bind(candidates_html, state.param.training, state.param.round))
 
     def __panel__(self):
         return self._pane

@@ -12,7 +12,7 @@ import panel as pn
 import bpe
 
 from .chips import token_chip
-from .styles import STYLESHEET
+from .styles import html_pane
 from .wording import plural
 
 #: Rows of the merge list: it starts a few rows above the selected round, so that round stays in view.
@@ -124,10 +124,8 @@ class ChartView(pn.viewable.Viewer):
     def __init__(self, state, **params):
         super().__init__(**params)
         self._layout = pn.Row(
-            pn.pane.HTML(pn.bind(chart_svg, state.param.training, state.param.round),
-                         stylesheets=[STYLESHEET], sizing_mode="stretch_width", min_width=360),
-            pn.pane.HTML(pn.bind(merges_html, state.param.training, state.param.round),
-                         stylesheets=[STYLESHEET], width=360),
+            html_pane(pn.bind(chart_svg, state.param.training, state.param.round), min_width=360),
+            html_pane(pn.bind(merges_html, state.param.training, state.param.round), sizing_mode="fixed", width=360),
             sizing_mode="stretch_width",
         )
 

@@ -9,7 +9,7 @@ import panel as pn
 import bpe
 
 from .chips import chips_html
-from .styles import STYLESHEET
+from .styles import html_pane
 from .wording import plural
 
 #: Distinct documents shown; the rest are counted. Rendering stays quick on any corpus.
@@ -64,10 +64,7 @@ class CorpusView(pn.viewable.Viewer):
 
     def __init__(self, state, **params):
         super().__init__(**params)
-        self._pane = pn.pane.HTML(
-            pn.bind(corpus_html, state.param.training, state.param.round),
-            stylesheets=[STYLESHEET], sizing_mode="stretch_width",
-        )
+        self._pane = html_pane(pn.bind(corpus_html, state.param.training, state.param.round))
 
     def __panel__(self):
         return self._pane

@@ -8,7 +8,7 @@ import panel as pn
 import bpe
 
 from .chips import token_chip, unknown_chip
-from .styles import STYLESHEET
+from .styles import html_pane
 from .wording import plural
 
 #: (button label, text): each shows one thing the explainers point at.
@@ -59,10 +59,7 @@ class EncoderView(pn.viewable.Viewer):
         self._layout = pn.Column(
             self._input,
             pn.FlexBox(*buttons, gap="0px"),
-            pn.pane.HTML(
-                pn.bind(encoding_html, state.param.training, state.param.encode_text, state.param.round),
-                stylesheets=[STYLESHEET], sizing_mode="stretch_width",
-            ),
+            html_pane(pn.bind(encoding_html, state.param.training, state.param.encode_text, state.param.round)),
             sizing_mode="stretch_width",
         )
 

@@ -5,7 +5,7 @@ import html
 
 import panel as pn
 
-from .styles import STYLESHEET
+from .styles import html_pane
 
 
 def message_html(message: str, kind: str) -> str:
@@ -18,10 +18,8 @@ def message_html(message: str, kind: str) -> str:
 class MessageView(pn.viewable.Viewer):
     def __init__(self, state, **params):
         super().__init__(**params)
-        self._pane = pn.pane.HTML(
-            pn.bind(message_html, state.param.message, state.param.message_kind),
-            visible=state.param.message.rx.bool(), stylesheets=[STYLESHEET], sizing_mode="stretch_width",
-        )
+        self._pane = html_pane(pn.bind(message_html, state.param.message, state.param.message_kind),
+                               visible=state.param.message.rx.bool())
 
     def __panel__(self):
         return self._pane

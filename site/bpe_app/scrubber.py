@@ -7,7 +7,7 @@ import param
 import bpe
 
 from .chips import token_chip
-from .styles import STYLESHEET
+from .styles import html_pane
 from .wording import plural
 
 #: Milliseconds per round while playing.
@@ -82,8 +82,7 @@ class Scrubber(pn.viewable.Viewer):
         # Presses can arrive coalesced (the worker page keeps only the newest value), so step by the difference.
         keys.param.watch(lambda event: state.step(event.old - event.new), "left")
         keys.param.watch(lambda event: state.step(event.new - event.old), "right")
-        caption = pn.pane.HTML(pn.bind(round_caption, state.param.training, state.param.round),
-                               stylesheets=[STYLESHEET], sizing_mode="stretch_width")
+        caption = html_pane(pn.bind(round_caption, state.param.training, state.param.round))
         self._layout = pn.Column(pn.Row(previous, slider, following, player, keys, sizing_mode="stretch_width"),
                                  caption, sizing_mode="stretch_width")
 

@@ -8,16 +8,16 @@ import panel as pn
 from bpe.presets import PRESETS
 
 from .documents import MAX_CORPUS_BYTES, megabytes
-from .styles import STYLESHEET
+from .styles import html_pane
 
-#: Hover help for each option, in the words of the published systems they come from.
+#: Hover help for each option (Panel renders it as HTML: no angle brackets).
 HELP = {
     "split": "Documents are barriers: merges never cross from one document to the next.",
     "alphabet": "bytes: 256 base tokens, so nothing is ever unknown. chars: the corpus's own characters.",
     "pretokenizer": ("Where merges may not cross. none: whole documents. words: a word keeps its leading space. "
                      "kinds: runs of letters, digits, spaces, other (octlm). gpt2: GPT-2's pattern."),
     "tie": "Which pair wins when several share the top count.",
-    "specials": "Reserved ids after the base alphabet (octlm: <|pad|>, <|bos|>, <|eos|>, ...).",
+    "specials": "Ids reserved after the base alphabet. octlm: pad, bos, eos and two tool tokens, ids 256-260.",
     "min_frequency": "Training stops when the best pair occurs fewer times than this.",
     "budget": "How much to learn: a number of merges, a vocabulary size, or until no pair is frequent enough.",
 }
@@ -41,7 +41,7 @@ class SettingsView(pn.viewable.Viewer):
         self._layout = pn.Column(
             widgets.Select.from_param(p.preset, name="Preset", css_classes=["preset-select"],
                                       sizing_mode="stretch_width"),
-            pn.pane.HTML(pn.bind(preset_description, p.preset), stylesheets=[STYLESHEET], margin=(0, 10)),
+            html_pane(pn.bind(preset_description, p.preset), margin=(0, 10)),
             widgets.TextAreaInput.from_param(
                 p.corpus_text, name="Corpus", css_classes=["corpus-input"], height=150,
                 max_length=4 * MAX_CORPUS_BYTES, sizing_mode="stretch_width",
@@ -49,11 +49,11 @@ class SettingsView(pn.viewable.Viewer):
             ),
             widgets.Select.from_param(p.split, name="Documents", description=HELP["split"],
                                       sizing_mode="stretch_width"),
-            pn.pane.HTML(f'<div class="bpe-note">Or upload a UTF-8 text file (at most '
-                         f'{megabytes(MAX_CORPUS_BYTES)}):</div>', stylesheets=[STYLESHEET], margin=(0, 10)),
+            html_pane(f'<div class="bpe-note">Or upload a UTF-8 text file (at most {megabytes(MAX_CORPUS_BYTES)}):</div>',
+                      margin=(0, 10)),
             upload,
-            widgets.RadioButtonGroup.from_param(p.alphabet, name="Alphabet", description=HELP["alphabet"],
-                                                button_type="primary", button_style="outline"),
+            widgets.Select.from_param(p.alphabet, name="Alphabet", description=HELP["alphabet"],
+                                      sizing_mode="stretch_width"),
             widgets.Select.from_param(p.pretokenizer, name="Pre-tokenizer", description=HELP["pretokenizer"],
                                       sizing_mode="stretch_width"),
             widgets.Select.from_param(p.tie, name="Tie rule", css_classes=["tie-select"], description=HELP["tie"],

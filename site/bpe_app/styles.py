@@ -1,8 +1,9 @@
-"""The page's CSS, kept in Python so that the browser build needs no data files.
+"""The page's CSS, kept in Python so that the browser build needs no data files, and the pane that carries it.
 
 Panel renders each pane in its own shadow root, so page-wide CSS does not reach inside:
-every HTML pane that shows chips, tables or messages gets `STYLESHEET`.
+every HTML pane that shows chips, tables or messages gets `STYLESHEET` (use `html_pane`).
 """
+import panel as pn
 
 STYLESHEET = """
 :host { --bpe-ink: #1f2328; --bpe-muted: #656d76; --bpe-line: #d0d7de; --bpe-accent: #cf222e; }
@@ -48,3 +49,8 @@ table.bpe-candidates, table.bpe-merges { border-collapse: collapse; width: 100%;
 .bpe-caption { font-size: 14px; color: var(--bpe-ink); }
 .bpe-caption .bpe-muted { color: var(--bpe-muted); }
 """
+
+
+def html_pane(content, **params) -> pn.pane.HTML:
+    """An HTML pane with the page's CSS; `content` is HTML, or a function bound to parameters (`pn.bind`)."""
+    return pn.pane.HTML(content, stylesheets=[STYLESHEET], **{"sizing_mode": "stretch_width", **params})
