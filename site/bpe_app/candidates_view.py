@@ -30,7 +30,7 @@ def tie_text(training: bpe.Training, round_: int) -> str:
     """How round `round_` picked its winner among the pairs with the top count."""
     table = training.candidates(round_)
     if not table:
-        return "No pairs left: every document is a single token."
+        return "No pairs left: every chunk is already a single token."
     top = table[0].count
     tied = sum(1 for c in table if c.count == top)
     best = pair_text(training, table[0].left, table[0].right)

@@ -26,7 +26,7 @@ from .documents import SPLITS, InputError, decode_upload, documents_of, join_doc
 DEFAULT_PRESET = "explainer" if "explainer" in PRESETS else "from-scratch"
 #: How the training budget is given; "no limit" trains until no pair reaches the minimum count.
 BUDGETS = ("merges", "vocab size", "no limit")
-#: What the inputs that retrain are called, in the order the settings panel shows them.
+#: The inputs whose change retrains.
 TRAINING_INPUTS = (
     "corpus_text", "split", "alphabet", "pretokenizer", "tie", "specials", "min_frequency", "budget", "budget_size",
 )
