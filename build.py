@@ -48,6 +48,7 @@ BOKEH_DIR = "static/bokeh/"       # bokeh-3.7.3.min.js & co, named as on Bokeh's
 PANEL_CDN_ROOT = "static/panel/"  # mirror of https://cdn.holoviz.org/panel/ (what we use of it)
 APP_ARCHIVE = "app.zip"           # site/ sources (app.py, bpe_app/), unpacked in the worker
 APP_DIR = "/home/pyodide/app"     # where the worker unpacks APP_ARCHIVE
+SITE_PACKAGES = "/lib/python3.12/site-packages"  # Pyodide 0.27's (Python 3.12)
 
 BOKEH_CDN = "https://cdn.bokeh.org/bokeh/release/"
 PANEL_CDN = "https://cdn.holoviz.org/panel/"
@@ -325,21 +326,27 @@ def prepare_wheels(pyodide_pkg: Path) -> dict[str, Path]:
                 if sha256_bytes(data) != entry["sha256"]:
                     raise SystemExit(f"{entry['file_name']} does not match Pyodide's lock")
                 (out_dir / entry["file_name"]).write_bytes(data)
-        # 2. Pure wheels from PyPI; Panel and Bokeh without their bundled JS/CSS/tests.
+        # 2. Pure wheels from PyPI, without what the browser never reads: type stubs, TypeScript
+        #    sources, tests, docs tooling, and Panel's/Bokeh's bundled JS/CSS (served from dist/static).
+        def never_read(n: str) -> bool:
+            return n.endswith((".pyi", ".ts", ".map", "/py.typed")) or ".data/" in n.split("/")[0] + "/"
+
         for name, pin in p["pure_wheels"].items():
             source = CACHE / "pypi" / pin["file"]
             if name == "panel":
                 slim_wheel(source, out_dir / pin["file"],
-                           drop=lambda n: n.startswith(("panel/tests/", "panel/dist/wheels/")) or n.endswith(".map"),
+                           drop=lambda n: never_read(n) or n.startswith(
+                               ("panel/tests/", "panel/dist/wheels/", "panel/dist/lib/", "panel/dist/dts/")),
                            # keep the file names (Panel checks that bundled files exist), not their content
                            placeholder=lambda n: n.startswith("panel/dist/") and not n.startswith("panel/dist/css/"),
                            patches=PANEL_PATCHES)
             elif name == "bokeh":
                 slim_wheel(source, out_dir / pin["file"],
-                           drop=lambda n: n.startswith(("bokeh/server/static/", "bokeh/sampledata/")),
+                           drop=lambda n: never_read(n) or n.startswith(
+                               ("bokeh/server/static/", "bokeh/sampledata/", "bokeh/sphinxext/", "typings/")),
                            placeholder=lambda n: False, patches={})
             else:
-                shutil.copy2(source, out_dir / pin["file"])
+                slim_wheel(source, out_dir / pin["file"], drop=never_read, placeholder=lambda n: False, patches={})
         # 3. Pure-Python fallbacks for PyYAML and MarkupSafe.
         for name, pin in p["pure_sdists"].items():
             build_pure_sdist_wheel(name, pin, out_dir)
@@ -349,6 +356,11 @@ def prepare_wheels(pyodide_pkg: Path) -> dict[str, Path]:
     bpe = build_bpe_wheel(bpe_dir)
     wheels[normalize(bpe.name.split("-")[0])] = bpe
     return wheels
+
+
+def has_shared_libraries(path: Path) -> bool:
+    with zipfile.ZipFile(path) as archive:
+        return any(name.endswith(".so") for name in archive.namelist())
 
 
 def wheel_metadata(path: Path) -> tuple[str, str, list[str], list[str]]:
@@ -593,9 +605,20 @@ def _assemble(out: Path, pyodide_pkg: Path, wheels: dict[str, Path], stdlib: Pat
     copy_static(out, html, panel_version, bokeh_version)
     # The worker and the app's own sources.
     (out / APP_ARCHIVE).write_bytes(app_archive())
+    # Everything the app needs at start-up: the load list and its dependencies (per the lock).
+    needed, todo = [], list(load)
+    while todo:
+        name = todo.pop(0)
+        if name not in needed:
+            needed.append(name)
+            todo.extend(lock["packages"][name]["depends"])
+    with_libraries = [name for name in needed if has_shared_libraries(wheels[name])]
     config = {
         "pyodide_dir": PYODIDE_DIR, "panel_cdn_root": PANEL_CDN_ROOT, "app_archive": APP_ARCHIVE,
-        "app_dir": APP_DIR, "packages": load,
+        "app_dir": APP_DIR, "site_packages": SITE_PACKAGES,
+        "dynlib_packages": with_libraries,
+        "wheels": [{"name": name, "file": lock["packages"][name]["file_name"], "sha256": lock["packages"][name]["sha256"]}
+                   for name in needed if name not in with_libraries],
     }
     worker = (BUILD_ASSETS / "worker.js").read_text().replace("__CONFIG__", json.dumps(config, indent=2))
     (out / "app.js").write_text(worker)
