@@ -1,0 +1,114 @@
+"""bpe.real against tiktoken itself: the same ids for cl100k_base and o200k_base.
+
+tiktoken cannot download its rank files here, so the reference is `tiktoken.Encoding` built
+from the shipped ranks and tiktoken's own pattern (Rust fancy-regex with real \\p{...} classes):
+what is compared is our split (Python `re`, classes spelled out) and our merging."""
+import doctest
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bpe import formats, real
+
+tiktoken = pytest.importorskip("tiktoken")
+
+DATA = Path(__file__).parent / "data"
+TEXTS = [(DATA / "heldout.txt").read_bytes().decode("utf-8"), (DATA / "train.txt").read_text(encoding="utf-8")]
+
+
+@pytest.fixture(scope="module", params=real.NAMES)
+def pair(request):
+    """(ours, tiktoken's) for one real tokenizer, the data checked against the official sha256."""
+    ours = real.load(request.param, check=True)
+    spec = real.SPECS[request.param]
+    theirs = tiktoken.Encoding(name=request.param, pat_str=spec["pat_str"], special_tokens=spec["special_tokens"],
+                               mergeable_ranks=ours.ranks)
+    return ours, theirs
+
+
+def test_doctests():
+    assert doctest.testmod(real).failed == 0
+
+
+def test_held_out_and_training_text_give_tiktokens_ids(pair):
+    ours, theirs = pair
+    for text in TEXTS:
+        ids = ours.encode(text)
+        assert ids == theirs.encode_ordinary(text)
+        assert ours.decode(ids) == text
+        assert ours.encode(text) == ids  # again, from the chunk cache
+
+
+#: Characters where the patterns' parts meet: contractions (and the long s that (?i) folds to s),
+#: every kind of whitespace, \r\n runs, digits of several scripts, letters of every case
+#: category, combining marks, emoji with modifiers and joiners, slashes (o200k), lone surrogates.
+TRICKY = list("aZzsStTlLdDmMvVeErR'’ſ \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2028\u3000/\\.,!?-_#0123456789"
+              "٣४Ⅻ½éñüßİıǅʰ\u0301\u0903日本語カタカナ한국어αβΣ🎉👍🏽\u200d\ufeff") + ["\ud800", "\udfff"]
+
+
+#: Code points unassigned in the running Python's Unicode (Cn) are left out: tiktoken's Rust
+#: engine knows a newer Unicode, where some of them are letters (see bpe.real's docstring).
+ASSIGNED = st.characters(exclude_categories=("Cn",))
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(TRICKY) | ASSIGNED, max_size=40).map("".join))
+def test_any_text_gives_tiktokens_ids(pair, text):
+    ours, theirs = pair
+    assert ours.encode(text) == theirs.encode_ordinary(text)
+
+
+def test_specials(pair):
+    ours, theirs = pair
+    text = "a<|endoftext|>b <|endofprompt|>"
+    assert ours.encode(text, allowed_special="all") == theirs.encode(text, allowed_special="all")
+    assert ours.encode(text, allowed_special={"<|endoftext|>"}) == theirs.encode(
+        text, allowed_special={"<|endoftext|>"}, disallowed_special=())
+    assert ours.encode(text) == theirs.encode_ordinary(text)  # plain text unless allowed
+    assert ours.decode(ours.encode(text, allowed_special="all")) == text
+    assert ours.n_vocab == theirs.n_vocab
+
+
+def test_long_pieces_merge_like_tiktoken(pair):
+    """Long chunks (a run of one symbol, a long word) take the slow path: merging by rank."""
+    ours, theirs = pair
+    for text in ["=" * 5000, "ab" * 3000, "x" * 4097, " " * 3000 + "a", "🎉" * 700]:
+        assert ours.encode(text) == theirs.encode_ordinary(text)
+
+
+def test_pieces_and_split():
+    enc = real.load("cl100k_base")
+    assert enc.split("I'll pay 12345 now\n\n") == ["I", "'ll", " pay", " ", "123", "45", " now", "\n\n"]
+    assert enc.pieces(" hello 日本") == [(24748, " hello"), (76502, " 日"), (22656, "本")]
+    assert enc.pieces("語") == [(45918, "\\xe8\\xaa"), (252, "\\x9e")]  # half a character each
+    assert enc.pieces("🎉") == [(9468, "\\xf0\\x9f"), (236, "\\x8e"), (231, "\\x89")]
+
+
+def test_load_from_bytes_and_bad_data():
+    data = (Path(real.__file__).parent / real.data_file("cl100k_base")).read_bytes()
+    enc = real.load("cl100k_base", data=data)
+    assert enc.encode("hello") == [15339]
+    with pytest.raises(ValueError, match="expected 100256 ranks"):
+        real.load("cl100k_base", data=real.write_ranks([b"a", b"b"]))
+    with pytest.raises(ValueError, match="sha256"):
+        tokens = real.read_ranks(data)
+        tokens[300], tokens[301] = tokens[301], tokens[300]
+        real.load("cl100k_base", data=real.write_ranks(tokens), check=True)
+    with pytest.raises(ValueError, match="unknown tokenizer"):
+        real.load("p50k_base")
+
+
+def test_shipped_ranks_import_as_merges_that_encode_the_same():
+    """The first 20,000 cl100k ranks, imported as a merge table, replay to tiktoken's ids in
+    every chunk: for this real tokenizer our merge rule and tiktoken's agree."""
+    enc = real.load("cl100k_base")
+    tokens = enc.tokens[:20000]
+    imported = formats.from_tiktoken(real.tiktoken_file(tokens).decode(), pretokenizer="none").saved.tokenizer
+    theirs = tiktoken.Encoding(name="part", pat_str=enc.pat_str, special_tokens={},
+                               mergeable_ranks={t: i for i, t in enumerate(tokens)})
+    to_rank = {i: tokens.index(token) if i < 256 else i for i, token in enumerate(imported.vocab)}
+    for text in TEXTS:
+        ours = [to_rank[i] for chunk in enc.split(text) for i in imported.encode(chunk)]
+        assert ours == theirs.encode_ordinary(text)
