@@ -1,4 +1,4 @@
-"""The command line: `python3 -m bpe train|encode|decode|presets`.
+"""The command line: `python3 -m bpe train|encode|decode|presets|export|import`.
 
 A user error (missing file, invalid setting, undecodable file, bad tokenizer
 file) prints one line on stderr and exits 2, and leaves no partial output file.
@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import files
+from . import files, formats
 from .presets import PRESETS
 from .pretokenize import PRETOKENIZERS
 from .settings import ALPHABETS, SPECIALS, TIES, Settings
@@ -170,6 +170,50 @@ def command_presets(args: argparse.Namespace) -> None:
         print(f"{preset.name:<18} {preset.description}")
 
 
+def command_export(args: argparse.Namespace) -> None:
+    """tokenizer.json for Hugging Face tokenizers, or a tiktoken rank file plus its Encoding arguments."""
+    tokenizer = _load(args.tokenizer).tokenizer
+    if args.format == "hf":
+        _write_atomically(args.out, formats.to_hf_json(tokenizer))
+        print(f"wrote {args.out}: tokenizers.Tokenizer.from_file reads it "
+              f"({len(tokenizer.vocab)} ids, {len(tokenizer.merges)} merges)")
+        if tokenizer.alphabet.kind == "chars":
+            print("bpe: note: a character outside the chars alphabet has no id here and is dropped by tokenizers, "
+                  "so texts with one encode differently", file=sys.stderr)
+        return
+    name = args.name or Path(args.out).name.split(".")[0] or "bpe"
+    ranks, encoding_args = formats.to_tiktoken(tokenizer, name)
+    _write_atomically(args.out, ranks)
+    _write_atomically(args.out + ".json", json.dumps(encoding_args, ensure_ascii=False, indent=1) + "\n")
+    print(f"wrote {args.out} ({len(tokenizer.vocab) - len(tokenizer.specials)} ranks) and {args.out}.json "
+          "(name, pat_str, special_tokens): tiktoken.Encoding(mergeable_ranks=tiktoken.load.load_tiktoken_bpe(PATH), **args); "
+          "with TIKTOKEN_CACHE_DIR= set empty, tiktoken does not cache the file by its path")
+
+
+def command_import(args: argparse.Namespace) -> None:
+    """A byte-level BPE tokenizer.json or tiktoken rank file, as our tokenizer file."""
+    if args.format == "hf":
+        try:
+            data = json.loads(_read_text(args.path))
+        except json.JSONDecodeError as error:
+            raise UserError(f"{args.path}: not a tokenizer.json (invalid JSON: {error})") from None
+        imported = formats.from_hf(data, args.pretokenizer)
+    else:
+        encoding_args = None
+        if Path(args.path + ".json").is_file():
+            try:
+                encoding_args = json.loads(_read_text(args.path + ".json"))
+            except json.JSONDecodeError as error:
+                raise UserError(f"{args.path}.json: invalid JSON ({error})") from None
+        imported = formats.from_tiktoken(_read_text(args.path), encoding_args, args.pretokenizer)
+    for note in imported.notes:
+        print(f"bpe: note: {note}", file=sys.stderr)
+    saved = imported.saved
+    _write_atomically(args.out, files.dumps(saved))
+    print(f"wrote {args.out}: {len(saved.merges)} merges, pre-tokenizer {saved.settings.pretokenizer}, "
+          f"specials {saved.settings.specials}")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python3 -m bpe", description="Train and use byte pair encoding tokenizers.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -208,6 +252,20 @@ def _parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("presets", help="list the presets")
     p.set_defaults(handler=command_presets)
+
+    x = commands.add_parser("export", help="write a saved tokenizer as a Hugging Face tokenizer.json or a tiktoken rank file")
+    x.add_argument("--tokenizer", required=True, metavar="TOKENIZER.json")
+    x.add_argument("--format", required=True, choices=formats.FORMATS)
+    x.add_argument("--out", required=True, metavar="PATH", help="tiktoken also writes PATH.json (pat_str, specials)")
+    x.add_argument("--name", help="the tiktoken encoding's name (default: PATH's name)")
+    x.set_defaults(handler=command_export)
+
+    i = commands.add_parser("import", help="read a byte-level BPE tokenizer.json or tiktoken rank file")
+    i.add_argument("--format", required=True, choices=formats.FORMATS)
+    i.add_argument("path", metavar="PATH", help="tokenizer.json, or a rank file (PATH.json beside it gives its pattern)")
+    i.add_argument("--out", required=True, metavar="TOKENIZER.json")
+    i.add_argument("--pretokenizer", choices=PRETOKENIZERS, help="split with this instead of the file's pattern")
+    i.set_defaults(handler=command_import)
     return parser
 
 
