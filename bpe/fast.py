@@ -78,7 +78,7 @@ class _Counts:
                 heapq.heappush(self.heap, (-new, self.key(pair), pair))
 
 
-def _merge_chunk(chunk: str, pair: str, token: str, weight: int, delta: dict[str, int]) -> tuple[str, list[str]]:
+def merge_chunk(chunk: str, pair: str, token: str, weight: int, delta: dict[str, int]) -> tuple[str, list[str]]:
     """Replace `pair` in one chunk, record how every pair count changes, and return
     the merged chunk with the pairs it gained (those holding the new token).
 
@@ -118,7 +118,7 @@ def train(chunks, counts, vocab, first_id, tie, min_frequency, max_merges) -> Re
             if pair not in chunk:
                 continue  # a stale index entry: an earlier merge took this pair away
             replaced += chunk.count(pair) * counts[i]
-            chunks[i], gained = _merge_chunk(chunk, pair, token, counts[i], delta)
+            chunks[i], gained = merge_chunk(chunk, pair, token, counts[i], delta)
             for new in gained:
                 state.where[new].add(i)
         left, right = pair_ids(pair)

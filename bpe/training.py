@@ -13,18 +13,22 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections import Counter
+from collections import Counter, OrderedDict, defaultdict
 from typing import NamedTuple
 
 from . import fast, reference
 from .corpus import Corpus
 from .merge import Merge
-from .sequence import pair_ids, pairs
+from .sequence import pair, pair_ids, pairs
 from .settings import Settings
 from .ties import sort_key
 from .tokenizer import Tokenizer
 
 ALGORITHMS = {"fast": fast.train, "reference": reference.train}
+#: A far jump of the scrubber starts from a multiple of this many rounds.
+CHECKPOINT = 32
+#: How many rounds' chunk states a training keeps for scrubbing.
+STATES_KEPT = 12
 
 
 class Candidate(NamedTuple):
@@ -42,7 +46,7 @@ class Training:
 
     def __post_init__(self) -> None:
         # Per-record caches, so that scrubbing back and forth costs nothing twice.
-        self.chunks = functools.lru_cache(maxsize=8)(self._chunks)
+        self._states: OrderedDict[int, tuple[list[str], dict[str, int]]] = OrderedDict()
         self.candidates = functools.lru_cache(maxsize=8)(self._candidates)
 
     @functools.cached_property
@@ -74,27 +78,72 @@ class Training:
         done = len(self.merges) if rounds is None else rounds
         return self.tokenizer.first_merge_id + done
 
-    def _chunks(self, rounds: int) -> list[str]:
+    def chunks(self, rounds: int) -> list[str]:
         """Every distinct chunk as it stands after `rounds` merges."""
-        return [self.tokenizer.merge(chunk, rounds) for chunk in self.corpus.chunks]
+        return self._state(rounds)[0]
+
+    def _state(self, rounds: int) -> tuple[list[str], dict[str, int]]:
+        """Chunks and pair counts after `rounds` merges.
+
+        Scrubbing moves a round or two at a time, so a state is replayed from the
+        nearest one cached at or below it (one `in` test per chunk and merge); a
+        far jump starts from a checkpoint, a multiple of CHECKPOINT rounds."""
+        states = self._states
+        if rounds in states:
+            states.move_to_end(rounds)
+            return states[rounds]
+        below = [k for k in states if rounds - CHECKPOINT < k < rounds]
+        if below:
+            start = max(below)
+        else:
+            start = rounds - rounds % CHECKPOINT
+            if start not in states:
+                states[start] = self._state_from_scratch(start)
+        chunks, counts = list(states[start][0]), dict(states[start][1])
+        for merge in self.merges[start:rounds]:
+            _replay(merge, chunks, counts, self.corpus.counts)
+        states[rounds] = chunks, counts
+        while len(states) > STATES_KEPT:
+            states.popitem(last=False)
+        return chunks, counts
+
+    def _state_from_scratch(self, rounds: int) -> tuple[list[str], dict[str, int]]:
+        chunks = [self.tokenizer.merge(chunk, rounds) for chunk in self.corpus.chunks]
+        counts: Counter = Counter()
+        for chunk, weight in zip(chunks, self.corpus.counts):
+            for p in pairs(chunk):
+                counts[p] += weight
+        return chunks, dict(counts)
 
     def documents(self, rounds: int, limit: int | None = None) -> list[list[int]]:
         """Token ids of each document (the first `limit` ones) after `rounds` merges."""
         chunks = self.chunks(rounds)
-        return [[ord(c) for i in doc for c in chunks[i]] for doc in self.corpus.documents[:limit]]
+        return [list(map(ord, "".join([chunks[i] for i in doc]))) for doc in self.corpus.documents[:limit]]
 
     def _candidates(self, round_: int) -> list[Candidate]:
         """The pairs round `round_` (from 1) chose among, best first: the winner leads.
 
         `round_ = len(merges) + 1` gives the pairs left when training stopped."""
-        counts: Counter = Counter()
-        for chunk, weight in zip(self.chunks(round_ - 1), self.corpus.counts):
-            for p in pairs(chunk):
-                counts[p] += weight
+        counts = self._state(round_ - 1)[1]
         key = sort_key(self.settings.tie, self.vocab)
         table = [Candidate(*pair_ids(p), count) for p, count in counts.items()]
         table.sort(key=lambda c: (-c.count, key(c.left, c.right)))
         return table
+
+
+def _replay(merge: Merge, chunks: list[str], counts: dict[str, int], weights: list[int]) -> None:
+    """Apply one merge to every chunk that holds its pair, updating the pair counts."""
+    target, token = pair(merge.left, merge.right), chr(merge.id)
+    delta: defaultdict[str, int] = defaultdict(int)
+    for i, chunk in enumerate(chunks):
+        if target in chunk:
+            chunks[i], _ = fast.merge_chunk(chunk, target, token, weights[i], delta)
+    for p, change in delta.items():
+        count = counts.get(p, 0) + change
+        if count:
+            counts[p] = count
+        else:
+            counts.pop(p, None)
 
 
 def train(documents: list[str], settings: Settings, algorithm: str = "fast") -> Training:
