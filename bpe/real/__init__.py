@@ -72,15 +72,19 @@ CACHE_LIMIT = 200_000
 # --------------------------------------------------------------------------- patterns
 
 @functools.cache
-def _categories() -> dict[str, str]:
-    """Class bodies for each two-letter general category (Lu, Ll, ...), from `unicodedata`."""
+def _letter_categories() -> dict[str, str]:
+    """Class bodies for Lu, Ll, Lt, Lm and Lo, from `unicodedata`.
+
+    Only the code points of `\\p{L}` (already built by unicode_classes) are looked at, not
+    all 1.1 million: an eighth of the work, which matters in Pyodide."""
     bodies: dict[str, list[str]] = {}
-    start = 0
-    for category, run in itertools.groupby(map(unicodedata.category, map(chr, range(0x110000)))):
-        end = start + sum(1 for _ in run)
-        low = f"\\U{start:08x}"
-        bodies.setdefault(category, []).append(low if end - start == 1 else f"{low}-\\U{end - 1:08x}")
-        start = end
+    for first, last in re.findall(r"\\U([0-9a-f]{8})(?:-\\U([0-9a-f]{8}))?", unicode_classes.letters()):
+        start, stop = int(first, 16), int(last or first, 16) + 1
+        for category, run in itertools.groupby(map(unicodedata.category, map(chr, range(start, stop)))):
+            end = start + sum(1 for _ in run)
+            low = f"\\U{start:08x}"
+            bodies.setdefault(category, []).append(low if end - start == 1 else f"{low}-\\U{end - 1:08x}")
+            start = end
     return {category: "".join(parts) for category, parts in bodies.items()}
 
 
@@ -93,7 +97,7 @@ def _property(name: str) -> str:
     if name == "M":
         return unicode_classes.marks()
     if name in ("Lu", "Ll", "Lt", "Lm", "Lo"):
-        return _categories().get(name, "")
+        return _letter_categories().get(name, "")
     raise ValueError(f"no Unicode class for \\p{{{name}}}")
 
 
