@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import email.parser
 import functools
+import gzip
 import hashlib
 import http.server
 import io
@@ -46,8 +47,10 @@ CHROMIUM = Path("/usr/bin/chromium")
 PYODIDE_DIR = "pyodide/"          # pyodide core + every wheel + our pyodide-lock.json
 BOKEH_DIR = "static/bokeh/"       # bokeh-3.7.3.min.js & co, named as on Bokeh's CDN
 PANEL_CDN_ROOT = "static/panel/"  # mirror of https://cdn.holoviz.org/panel/ (what we use of it)
-APP_ARCHIVE = "app.zip"           # site/ sources (app.py, bpe_app/), unpacked in the worker
-APP_DIR = "/home/pyodide/app"     # where the worker unpacks APP_ARCHIVE
+APP_ARCHIVE = "app.zip"           # site/ sources (app.py, bpe_app/), as a zip (build intermediate)
+APP_BUNDLE = "app.bundle"             # the same files as a bundle (see make_bundle) for the worker
+PACKAGES_BUNDLE = "site-packages.bundle"  # every package the app imports at start-up
+APP_DIR = "/home/pyodide/app"     # where the worker writes the app's files
 SITE_PACKAGES = "/lib/python3.12/site-packages"  # Pyodide 0.27's (Python 3.12)
 
 BOKEH_CDN = "https://cdn.bokeh.org/bokeh/release/"
@@ -358,11 +361,6 @@ def prepare_wheels(pyodide_pkg: Path) -> dict[str, Path]:
     return wheels
 
 
-def has_shared_libraries(path: Path) -> bool:
-    with zipfile.ZipFile(path) as archive:
-        return any(name.endswith(".so") for name in archive.namelist())
-
-
 def wheel_metadata(path: Path) -> tuple[str, str, list[str], list[str]]:
     """(name, version, requirements, top-level import names) of a wheel."""
     with zipfile.ZipFile(path) as archive:
@@ -397,7 +395,7 @@ def make_lock(wheels: dict[str, Path], pyodide_pkg: Path, load: list[str]) -> di
     start-up (in `load`) depends only on other such packages, so Bokeh's and Panel's declared
     pandas/pillow/contourpy/requests are not pulled in (they are not used by a widgets app).
     """
-    npm_lock = json.loads((pyodide_pkg / "pyodide-lock.json").read_text())
+    npm_lock = json.loads((pyodide_pkg / "pyodide-lock.json").read_text()) if pyodide_pkg else {"packages": {}, "info": {}}
     packages = {}
     for key, path in wheels.items():
         name, version, requires, tops = wheel_metadata(path)
@@ -418,27 +416,24 @@ def make_lock(wheels: dict[str, Path], pyodide_pkg: Path, load: list[str]) -> di
 
 # --------------------------------------------------------------------------- precompiling (Pyodide under Node)
 
-def precompile(pyodide_pkg: Path, wheels: dict[str, Path], skip: set[str]) -> tuple[dict[str, Path], Path]:
-    """Python 3.12 bytecode for every wheel and the stdlib, made by Pyodide itself under Node.
+def precompile(pyodide_pkg: Path, archives: list[tuple[Path, str, str, bool]]) -> list[Path]:
+    """Python 3.12 bytecode, made by Pyodide itself under Node, for (archive, kind, prefix, keep_source).
 
-    .py files become sourceless .pyc files (what Pyodide's own "pyc" distribution does), so the
-    browser neither compiles nor ships the sources. Wheels named in skip are left alone.
-    Cached by content: only wheels that changed are recompiled.
+    kind is "wheel" or "stdlib"; prefix is where the archive's files land in the browser (code objects
+    carry those file names). Third-party code and the stdlib become sourceless .pyc files (what
+    Pyodide's own "pyc" distribution does), so the browser neither compiles nor ships the sources;
+    with keep_source (our own code) the sources stay and unchecked pycs go in __pycache__/.
+    Cached by content: only archives that changed are recompiled. Returns the compiled paths.
     """
     out_root = CACHE / "pyc"
-    jobs, result = [], {}
-    for key, path in wheels.items():
-        if key in skip:
-            result[key] = path
-            continue
-        target = out_root / sha256_file(path)[:20] / path.name
-        result[key] = target
+    jobs, result = [], []
+    for path, kind, prefix, keep_source in archives:
+        key = sha256_bytes(f"{sha256_file(path)} {kind} {prefix} {keep_source}".encode())[:20]
+        target = out_root / key / path.name
+        result.append(target)
         if not target.exists():
-            jobs.append({"src": str(path), "dst": str(target), "kind": "wheel"})
-    stdlib_src = pyodide_pkg / "python_stdlib.zip"
-    stdlib = out_root / sha256_file(stdlib_src)[:20] / "python_stdlib.zip"
-    if not stdlib.exists():
-        jobs.append({"src": str(stdlib_src), "dst": str(stdlib), "kind": "stdlib"})
+            jobs.append({"src": str(path), "dst": str(target), "kind": kind, "prefix": prefix,
+                         "keep_source": keep_source})
     if jobs:
         for job in jobs:
             Path(job["dst"]).parent.mkdir(parents=True, exist_ok=True)
@@ -447,7 +442,7 @@ def precompile(pyodide_pkg: Path, wheels: dict[str, Path], skip: set[str]) -> tu
         started = time.time()
         run("node", BUILD_ASSETS / "pyodide_tool.js", "precompile", pyodide_pkg, job_file, cwd=ROOT)
         log(f"precompiled {len(jobs)} archives in {time.time() - started:.1f} s")
-    return result, stdlib
+    return result
 
 
 # --------------------------------------------------------------------------- converting the app
@@ -561,7 +556,17 @@ def build(force: bool = False) -> Path:
     pyodide_pkg = fetch_pyodide()
     fetch_pypi()
     wheels = prepare_wheels(pyodide_pkg)
-    wheels, stdlib = precompile(pyodide_pkg, wheels, skip={"bpe"})
+    app_zip = CACHE / "app" / APP_ARCHIVE
+    app_zip.parent.mkdir(parents=True, exist_ok=True)
+    app_zip.write_bytes(app_archive())
+    own_code = {"bpe"}
+    compiled = precompile(pyodide_pkg, [
+        *[(path, "wheel", SITE_PACKAGES + "/", key in own_code) for key, path in wheels.items()],
+        (pyodide_pkg / "python_stdlib.zip", "stdlib", "/lib/python312.zip/", False),
+        (app_zip, "wheel", APP_DIR + "/", True),
+    ])
+    wheels = dict(zip(wheels, compiled))
+    stdlib, app_zip = compiled[-2:]
     converted = convert_app()
     panel_version = pins()["pure_wheels"]["panel"]["version"]
     bokeh_version = pins()["pure_wheels"]["bokeh"]["version"]
@@ -570,7 +575,7 @@ def build(force: bool = False) -> Path:
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir()
     try:
-        _assemble(staging, pyodide_pkg, wheels, stdlib, converted, panel_version, bokeh_version)
+        _assemble(staging, pyodide_pkg, wheels, stdlib, app_zip, converted, panel_version, bokeh_version)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -583,42 +588,90 @@ def build(force: bool = False) -> Path:
     return DIST
 
 
-def _assemble(out: Path, pyodide_pkg: Path, wheels: dict[str, Path], stdlib: Path, converted: Path,
-              panel_version: str, bokeh_version: str) -> None:
-    # Pyodide core, the precompiled stdlib, every wheel and a lock that lists only them.
-    pyo = out / PYODIDE_DIR
-    pyo.mkdir(parents=True)
-    for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm"):
-        shutil.copy2(pyodide_pkg / name, pyo / name)
-    shutil.copy2(stdlib, pyo / "python_stdlib.zip")
-    for path in wheels.values():
-        shutil.copy2(path, pyo / path.name)
-    load = pins()["browser"]["load"]
-    lock = make_lock(wheels, pyodide_pkg, load)
-    (pyo / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
-    unknown = [name for name in load if name not in lock["packages"]]
-    if unknown:
-        raise SystemExit(f"pins.json browser.load names packages that are not vendored: {unknown}")
-    # The page: Panel's prerendered HTML, pointed at local JS/CSS.
-    html = patch_page((converted / "app.html").read_text(), panel_version, bokeh_version)
-    (out / "index.html").write_text(html)
-    copy_static(out, html, panel_version, bokeh_version)
-    # The worker and the app's own sources.
-    (out / APP_ARCHIVE).write_bytes(app_archive())
-    # Everything the app needs at start-up: the load list and its dependencies (per the lock).
+def start_up_packages(wheels: dict[str, Path], load: list[str]) -> list[str]:
+    """The load list and its dependencies (per each wheel's metadata, as in make_lock)."""
+    lock = make_lock(wheels, None, load)
     needed, todo = [], list(load)
     while todo:
         name = todo.pop(0)
         if name not in needed:
             needed.append(name)
             todo.extend(lock["packages"][name]["depends"])
-    with_libraries = [name for name in needed if has_shared_libraries(wheels[name])]
+    return needed
+
+
+def make_bundle(members: list[tuple[str, bytes]]) -> bytes:
+    """Files for the worker to write straight into Pyodide's file system, gzip-compressed.
+
+    Format: a 4-byte little-endian length, that many bytes of JSON [[absolute path, size], ...],
+    then the files' contents one after the other. The worker inflates it with the browser's own
+    DecompressionStream and writes each file with FS.writeFile: no zip handling in Python at all.
+    """
+    index = json.dumps([[name, len(data)] for name, data in members]).encode()
+    raw = b"".join([len(index).to_bytes(4, "little"), index, *(data for _, data in members)])
+    return gzip.compress(raw, compresslevel=6, mtime=0)
+
+
+def archive_members(path: Path, root: str) -> list[tuple[str, bytes]]:
+    with zipfile.ZipFile(path) as archive:
+        return [(f"{root}/{info.filename}", archive.read(info)) for info in archive.infolist() if not info.is_dir()]
+
+
+def cached_bundle(paths: list[Path], root: str) -> Path:
+    key = sha256_bytes(" ".join(f"{p.name}:{sha256_file(p)}" for p in paths).encode() + root.encode())[:20]
+    target = CACHE / "bundles" / f"{key}.bundle"
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        members = [member for path in paths for member in archive_members(path, root)]
+        target.write_bytes(make_bundle(members))
+    return target
+
+
+def _assemble(out: Path, pyodide_pkg: Path, wheels: dict[str, Path], stdlib: Path, app_zip: Path, converted: Path,
+              panel_version: str, bokeh_version: str) -> None:
+    load = pins()["browser"]["load"]
+    unknown = [name for name in load if name not in wheels]
+    if unknown:
+        raise SystemExit(f"pins.json browser.load names packages that are not vendored: {unknown}")
+    # What the app needs at start-up goes into one bundle; the rest stays as wheels for loadPackage,
+    # listed (with the bundled packages they depend on, such as numpy for pandas) in pyodide-lock.json.
+    bundled = start_up_packages(wheels, load)
+    full_lock = make_lock(wheels, pyodide_pkg, load)
+    in_lock, todo = [], [name for name in wheels if name not in bundled]
+    while todo:
+        name = todo.pop(0)
+        if name not in in_lock:
+            in_lock.append(name)
+            todo.extend(full_lock["packages"][name]["depends"])
+    lock = {"info": full_lock["info"], "packages": {name: full_lock["packages"][name] for name in sorted(in_lock)}}
+
+    # Pyodide core, the precompiled stdlib, the bundle, the remaining wheels and their lock.
+    pyo = out / PYODIDE_DIR
+    pyo.mkdir(parents=True)
+    for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm"):
+        shutil.copy2(pyodide_pkg / name, pyo / name)
+    shutil.copy2(stdlib, pyo / "python_stdlib.zip")
+    for name in in_lock:
+        shutil.copy2(wheels[name], pyo / wheels[name].name)
+    (pyo / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+    packages_bundle = cached_bundle([wheels[name] for name in bundled], SITE_PACKAGES)
+    shutil.copy2(packages_bundle, pyo / PACKAGES_BUNDLE)
+    (out / APP_BUNDLE).write_bytes(make_bundle(archive_members(app_zip, APP_DIR)))
+
+    # The page: Panel's prerendered HTML, pointed at local JS/CSS.
+    html = patch_page((converted / "app.html").read_text(), panel_version, bokeh_version)
+    (out / "index.html").write_text(html)
+    copy_static(out, html, panel_version, bokeh_version)
+
+    # The worker.
     config = {
-        "pyodide_dir": PYODIDE_DIR, "panel_cdn_root": PANEL_CDN_ROOT, "app_archive": APP_ARCHIVE,
-        "app_dir": APP_DIR, "site_packages": SITE_PACKAGES,
-        "dynlib_packages": with_libraries,
-        "wheels": [{"name": name, "file": lock["packages"][name]["file_name"], "sha256": lock["packages"][name]["sha256"]}
-                   for name in needed if name not in with_libraries],
+        "pyodide_dir": PYODIDE_DIR, "panel_cdn_root": PANEL_CDN_ROOT, "app_dir": APP_DIR,
+        "bundles": [
+            {"file": PYODIDE_DIR + PACKAGES_BUNDLE, "sha256": sha256_file(pyo / PACKAGES_BUNDLE)},
+            {"file": APP_BUNDLE, "sha256": sha256_file(out / APP_BUNDLE)},
+        ],
+        # so that a later pyodide.loadPackage (say of pandas) does not install these again
+        "bundled_packages": {name: full_lock["packages"][name]["version"] for name in bundled},
     }
     worker = (BUILD_ASSETS / "worker.js").read_text().replace("__CONFIG__", json.dumps(config, indent=2))
     (out / "app.js").write_text(worker)
@@ -629,7 +682,8 @@ def _assemble(out: Path, pyodide_pkg: Path, wheels: dict[str, Path], stdlib: Pat
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       ".wasm": "application/wasm", ".js": "text/javascript", ".mjs": "text/javascript",
-                      ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip"}
+                      ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip",
+                      ".bundle": "application/octet-stream"}
 
     def log_message(self, format, *args):  # quiet unless asked
         if os.environ.get("BPE_SERVE_LOG"):

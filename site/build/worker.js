@@ -19,21 +19,39 @@ function sendPatch(patch, buffers, msg_id) {
   self.postMessage({ type: "patch", patch: patch, buffers: buffers });
 }
 
-// Fetch every wheel and the app's sources right away, while Pyodide itself loads and compiles.
-async function fetchVerified(url, sha256) {
+// Fetch the bundles (every package the app imports, and the app itself) right away, while Pyodide
+// itself loads and compiles. A bundle (see make_bundle in build.py) is gzip-compressed:
+// [4-byte length][JSON [[path, size], ...]][file contents]. Its sha256 is checked before use.
+async function fetchBundle(url, sha256) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   const data = await response.arrayBuffer();
-  if (sha256) {
-    const digest = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", data)),
-                              (byte) => byte.toString(16).padStart(2, "0")).join("");
-    if (digest !== sha256) throw new Error(`${url}: sha256 ${digest}, expected ${sha256}`);
-  }
-  return new Uint8Array(data);
+  const digest = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", data)),
+                            (byte) => byte.toString(16).padStart(2, "0")).join("");
+  if (digest !== sha256) throw new Error(`${url}: sha256 ${digest}, expected ${sha256}`);
+  const inflated = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(inflated).arrayBuffer());
 }
-const WHEELS = CONFIG.wheels.map((wheel) => fetchVerified(BASE + CONFIG.pyodide_dir + wheel.file, wheel.sha256));
-const APP_ARCHIVE = fetchVerified(BASE + CONFIG.app_archive, null);
-WHEELS.concat([APP_ARCHIVE]).forEach((promise) => promise.catch(() => {}));  // reported where awaited
+
+function writeBundle(FS, bytes) {
+  const headerLength = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+  const entries = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headerLength)));
+  const directories = new Set();
+  let offset = 4 + headerLength;
+  for (const [path, size] of entries) {
+    const directory = path.slice(0, path.lastIndexOf("/"));
+    if (!directories.has(directory)) {
+      FS.mkdirTree(directory);
+      directories.add(directory);
+    }
+    FS.writeFile(path, bytes.subarray(offset, offset + size));
+    offset += size;
+  }
+  return entries.length;
+}
+
+const BUNDLES = CONFIG.bundles.map((bundle) => fetchBundle(BASE + bundle.file, bundle.sha256));
+BUNDLES.forEach((promise) => promise.catch(() => {}));  // reported where awaited
 
 importScripts(BASE + CONFIG.pyodide_dir + "pyodide.js");
 
@@ -72,19 +90,17 @@ async function startApplication() {
   pyodide.globals.set("sendPatch", sendPatch);
   pyodide.globals.set("mark", mark);
   status("Loading packages");
-  // Packages with shared libraries (numpy) go through loadPackage, which also loads the .so files.
-  // Pure-Python wheels are unpacked straight into site-packages: loadPackage costs ~0.2 s per
-  // package in bookkeeping, unpacking a small wheel a few milliseconds.
-  const withLibraries = pyodide.loadPackage(CONFIG.dynlib_packages, {
-    messageCallback: () => {},
-    errorCallback: (message) => console.warn(message),
-  });
-  for (const wheel of WHEELS) {
-    pyodide.unpackArchive(await wheel, "zip", { extractDir: CONFIG.site_packages });
+  // No pyodide.loadPackage: its bookkeeping costs ~0.2 s per package, and numpy's shared libraries
+  // load on import anyway (synchronous compiling is allowed in a worker).
+  let files = 0;
+  for (const bundle of BUNDLES) {
+    files += writeBundle(pyodide.FS, await bundle);
   }
-  pyodide.unpackArchive(await APP_ARCHIVE, "zip", { extractDir: CONFIG.app_dir });
-  await withLibraries;
+  for (const [name, version] of Object.entries(CONFIG.bundled_packages)) {
+    pyodide.loadedPackages[name] = "bundle";
+  }
   pyodide.runPython("import importlib; importlib.invalidate_caches()");
+  console.log(`[bpe] wrote ${files} files`);
   mark("packages");
   status("Starting the app");
   pyodide.globals.set("APP_DIR", CONFIG.app_dir);
