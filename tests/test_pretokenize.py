@@ -57,3 +57,11 @@ def test_gpt2_contractions_letters_numbers():
 
 def test_none_keeps_the_document_whole():
     assert split("a b\nc", "none") == ["a b\nc"] and split("", "none") == []
+
+
+def test_skipped_planes_hold_no_letters_marks_or_numbers():
+    from bpe import unicode_classes
+
+    everything = unicode_classes._ranges((range(0x110000),))
+    for major in "LMN":
+        assert unicode_classes._ranges()[major] == everything[major]
