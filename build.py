@@ -49,7 +49,10 @@ BOKEH_DIR = "static/bokeh/"       # bokeh-3.7.3.min.js & co, named as on Bokeh's
 PANEL_CDN_ROOT = "static/panel/"  # mirror of https://cdn.holoviz.org/panel/ (what we use of it)
 APP_ARCHIVE = "app.zip"           # site/ sources (app.py, bpe_app/), as a zip (build intermediate)
 APP_BUNDLE = "app.bundle"             # the same files as a bundle (see make_bundle) for the worker
-PACKAGES_BUNDLE = "site-packages.bundle"  # every package the app imports at start-up
+PACKAGES_BUNDLE = "site-packages.bundle"
+# Inflating the 26 MB bundle costs 0.25-0.8 s of CPU in the worker while Pyodide starts; served from
+# 127.0.0.1 the uncompressed bytes arrive faster than that. Set True for a host far from its users.
+BUNDLE_GZIP = False  # every package the app imports at start-up
 APP_DIR = "/home/pyodide/app"     # where the worker writes the app's files
 SITE_PACKAGES = "/lib/python3.12/site-packages"  # Pyodide 0.27's (Python 3.12)
 
@@ -159,7 +162,7 @@ def ensure_chromium() -> None:
         raise SystemExit("Debian's chromium is missing and we are not root: apt-get install -y chromium")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     run("apt-get", "update", "-q", env=env)
-    run("apt-get", "install", "-y", "-q", "--no-install-recommends", "chromium", env=env)
+    run("apt-get", "install", "-y", "-q", "chromium", env=env)
 
 
 # --------------------------------------------------------------------------- fetching
@@ -329,6 +332,14 @@ def prepare_wheels(pyodide_pkg: Path) -> dict[str, Path]:
                 if sha256_bytes(data) != entry["sha256"]:
                     raise SystemExit(f"{entry['file_name']} does not match Pyodide's lock")
                 (out_dir / entry["file_name"]).write_bytes(data)
+                if name == "numpy":  # checked as published; now without C headers, stubs, static libs
+                    original = out_dir / (entry["file_name"] + ".orig")
+                    (out_dir / entry["file_name"]).rename(original)
+                    slim_wheel(original, out_dir / entry["file_name"],
+                               drop=lambda n: n.endswith((".pyi", ".h", ".c", ".pxd", ".a", "/py.typed"))
+                               or "/tests/" in n or n.startswith("numpy/_core/include/"),
+                               placeholder=lambda n: False, patches={})
+                    original.unlink()
         # 2. Pure wheels from PyPI, without what the browser never reads: type stubs, TypeScript
         #    sources, tests, docs tooling, and Panel's/Bokeh's bundled JS/CSS (served from dist/static).
         def never_read(n: str) -> bool:
@@ -600,16 +611,17 @@ def start_up_packages(wheels: dict[str, Path], load: list[str]) -> list[str]:
     return needed
 
 
-def make_bundle(members: list[tuple[str, bytes]]) -> bytes:
-    """Files for the worker to write straight into Pyodide's file system, gzip-compressed.
+def make_bundle(members: list[tuple[str, bytes]], compress: bool = BUNDLE_GZIP) -> bytes:
+    """Files for the worker to write straight into Pyodide's file system.
 
     Format: a 4-byte little-endian length, that many bytes of JSON [[absolute path, size], ...],
-    then the files' contents one after the other. The worker inflates it with the browser's own
-    DecompressionStream and writes each file with FS.writeFile: no zip handling in Python at all.
+    then the files' contents one after the other, the whole optionally gzip-compressed (the worker
+    inflates it with the browser's own DecompressionStream). The worker writes each file with
+    FS.writeFile: no zip handling in Python at all.
     """
     index = json.dumps([[name, len(data)] for name, data in members]).encode()
     raw = b"".join([len(index).to_bytes(4, "little"), index, *(data for _, data in members)])
-    return gzip.compress(raw, compresslevel=6, mtime=0)
+    return gzip.compress(raw, compresslevel=6, mtime=0) if compress else raw
 
 
 def archive_members(path: Path, root: str) -> list[tuple[str, bytes]]:
@@ -618,7 +630,8 @@ def archive_members(path: Path, root: str) -> list[tuple[str, bytes]]:
 
 
 def cached_bundle(paths: list[Path], root: str) -> Path:
-    key = sha256_bytes(" ".join(f"{p.name}:{sha256_file(p)}" for p in paths).encode() + root.encode())[:20]
+    key = sha256_bytes(" ".join(f"{p.name}:{sha256_file(p)}" for p in paths).encode()
+                       + f"{root} {BUNDLE_GZIP}".encode())[:20]
     target = CACHE / "bundles" / f"{key}.bundle"
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -20,8 +20,9 @@ function sendPatch(patch, buffers, msg_id) {
 }
 
 // Fetch the bundles (every package the app imports, and the app itself) right away, while Pyodide
-// itself loads and compiles. A bundle (see make_bundle in build.py) is gzip-compressed:
-// [4-byte length][JSON [[path, size], ...]][file contents]. Its sha256 is checked before use.
+// itself loads and compiles. A bundle (see make_bundle in build.py) is
+// [4-byte length][JSON [[path, size], ...]][file contents], possibly gzip-compressed as a whole.
+// Its sha256 is checked before use.
 async function fetchBundle(url, sha256) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
@@ -29,6 +30,8 @@ async function fetchBundle(url, sha256) {
   const digest = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", data)),
                             (byte) => byte.toString(16).padStart(2, "0")).join("");
   if (digest !== sha256) throw new Error(`${url}: sha256 ${digest}, expected ${sha256}`);
+  const bytes = new Uint8Array(data);
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;  // not gzip-compressed
   const inflated = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(inflated).arrayBuffer());
 }
@@ -92,6 +95,8 @@ async function startApplication() {
   status("Loading packages");
   // No pyodide.loadPackage: its bookkeeping costs ~0.2 s per package, and numpy's shared libraries
   // load on import anyway (synchronous compiling is allowed in a worker).
+  await Promise.all(BUNDLES);
+  mark("bundles-fetched");
   let files = 0;
   for (const bundle of BUNDLES) {
     files += writeBundle(pyodide.FS, await bundle);
