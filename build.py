@@ -44,16 +44,17 @@ PINS_FILE = BUILD_ASSETS / "pins.json"
 CHROMIUM = Path("/usr/bin/chromium")
 
 # Layout of dist/ (all paths relative to dist/).
-PYODIDE_DIR = "pyodide/"          # pyodide core + every wheel + our pyodide-lock.json
+PYODIDE_DIR = "pyodide/"          # Pyodide core, precompiled stdlib, the start-up bundle, other wheels + lock
 BOKEH_DIR = "static/bokeh/"       # bokeh-3.7.3.min.js & co, named as on Bokeh's CDN
 PANEL_CDN_ROOT = "static/panel/"  # mirror of https://cdn.holoviz.org/panel/ (what we use of it)
-APP_ARCHIVE = "app.zip"           # site/ sources (app.py, bpe_app/), as a zip (build intermediate)
-APP_BUNDLE = "app.bundle"             # the same files as a bundle (see make_bundle) for the worker
-PACKAGES_BUNDLE = "site-packages.bundle"
+PACKAGES_BUNDLE = "site-packages.bundle"  # every package the app imports at start-up (see make_bundle)
+APP_BUNDLE = "app.bundle"         # site/ sources (app.py, bpe_app/) for the worker
+APP_ARCHIVE = "app.zip"           # the same as a zip (a build intermediate, in .cache/)
 # Inflating the 26 MB bundle costs 0.25-0.8 s of CPU in the worker while Pyodide starts; served from
 # 127.0.0.1 the uncompressed bytes arrive faster than that. Set True for a host far from its users.
-BUNDLE_GZIP = False  # every package the app imports at start-up
-APP_DIR = "/home/pyodide/app"     # where the worker writes the app's files
+BUNDLE_GZIP = False
+# Where files land inside Pyodide.
+APP_DIR = "/home/pyodide/app"
 SITE_PACKAGES = "/lib/python3.12/site-packages"  # Pyodide 0.27's (Python 3.12)
 
 BOKEH_CDN = "https://cdn.bokeh.org/bokeh/release/"
@@ -448,10 +449,13 @@ def precompile(pyodide_pkg: Path, archives: list[tuple[Path, str, str, bool]]) -
     if jobs:
         for job in jobs:
             Path(job["dst"]).parent.mkdir(parents=True, exist_ok=True)
-        job_file = out_root / "jobs.json"
-        job_file.write_text(json.dumps(jobs))
+        with tempfile.NamedTemporaryFile("w", dir=out_root, prefix="jobs-", suffix=".json", delete=False) as handle:
+            json.dump(jobs, handle)
         started = time.time()
-        run("node", BUILD_ASSETS / "pyodide_tool.js", "precompile", pyodide_pkg, job_file, cwd=ROOT)
+        try:
+            run("node", BUILD_ASSETS / "pyodide_tool.js", "precompile", pyodide_pkg, handle.name, cwd=ROOT)
+        finally:
+            os.unlink(handle.name)
         log(f"precompiled {len(jobs)} archives in {time.time() - started:.1f} s")
     return result
 
@@ -582,16 +586,21 @@ def build(force: bool = False) -> Path:
     panel_version = pins()["pure_wheels"]["panel"]["version"]
     bokeh_version = pins()["pure_wheels"]["bokeh"]["version"]
 
-    staging = DIST.with_name("dist.tmp")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir()
+    # Assemble beside dist/ (same file system, for the rename); a private name, since builds in the
+    # same checkout may overlap.
+    staging = Path(tempfile.mkdtemp(dir=CACHE, prefix="dist-staging-"))
     try:
         _assemble(staging, pyodide_pkg, wheels, stdlib, app_zip, converted, panel_version, bokeh_version)
-    except BaseException:
+        for attempt in range(3):
+            shutil.rmtree(DIST, ignore_errors=True)
+            try:
+                staging.rename(DIST)
+                break
+            except OSError:
+                if attempt == 2:
+                    raise
+    finally:
         shutil.rmtree(staging, ignore_errors=True)
-        raise
-    shutil.rmtree(DIST, ignore_errors=True)
-    staging.rename(DIST)
     stamp.write_text(digest)
     size = sum(p.stat().st_size for p in DIST.rglob("*") if p.is_file())
     count = sum(1 for p in DIST.rglob("*") if p.is_file())
@@ -636,7 +645,9 @@ def cached_bundle(paths: list[Path], root: str) -> Path:
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
         members = [member for path in paths for member in archive_members(path, root)]
-        target.write_bytes(make_bundle(members))
+        partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+        partial.write_bytes(make_bundle(members))
+        partial.replace(target)
     return target
 
 

@@ -1,7 +1,8 @@
 """Browser tests: dist/ served on 127.0.0.1, Debian's Chromium driven by Playwright, offline.
 
 Fixtures:
-    site_url   (session) the address of dist/ served by a thread on a free port; builds dist/ if it is stale
+    site_url   (session) the address of a copy of dist/ served by a thread on a free port; builds dist/ first
+               if it is stale
     app        a fresh page (new browser context, so a cold cache) that records every request the page and
                its worker make, console errors and HTTP errors; `app.open()` loads the site and waits until
                the worker has rendered the document
@@ -9,6 +10,7 @@ Fixtures:
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
@@ -37,9 +39,12 @@ build_script = _load_build_script()
 
 
 @pytest.fixture(scope="session")
-def site_url():
+def site_url(tmp_path_factory):
     build_script.build()
-    server = build_script.make_server(build_script.DIST, 0)
+    # Serve a private copy: other builds in the same checkout may replace dist/ while tests run.
+    served = tmp_path_factory.mktemp("site") / "dist"
+    shutil.copytree(build_script.DIST, served)
+    server = build_script.make_server(served, 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/"
