@@ -10,7 +10,6 @@ import dataclasses
 import hashlib
 import json
 from collections import Counter
-from itertools import chain
 
 from .alphabet import Alphabet
 from .pretokenize import splitter
@@ -27,14 +26,21 @@ class Corpus:
     @classmethod
     def build(cls, documents: list[str], alphabet: str, pretokenizer: str) -> "Corpus":
         split = splitter(pretokenizer)
+        frequency: Counter[str] = Counter()
         index: dict[str, int] = {}
-        as_chunks = [[index.setdefault(chunk, len(index)) for chunk in split(text)] for text in documents]
-        frequency = Counter(chain.from_iterable(as_chunks))
+        as_chunks = []
+        for text in documents:
+            chunks = split(text)
+            frequency.update(chunks)
+            for chunk in dict.fromkeys(chunks):  # C-speed dedupe; first-seen order kept
+                if chunk not in index:
+                    index[chunk] = len(index)
+            as_chunks.append(list(map(index.__getitem__, chunks)))
         base = Alphabet.of(alphabet, documents)
         return cls(
             alphabet=base,
             chunks=[base.sequence(chunk) for chunk in index],
-            counts=[frequency[i] for i in range(len(index))],
+            counts=[frequency[chunk] for chunk in index],
             documents=as_chunks,
             sha256=corpus_hash(documents),
         )

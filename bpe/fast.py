@@ -78,13 +78,19 @@ class _Counts:
                 heapq.heappush(self.heap, (-new, self.key(pair), pair))
 
 
-def merge_chunk(chunk: str, pair: str, token: str, weight: int, delta: dict[str, int]) -> tuple[str, list[str]]:
-    """Replace `pair` in one chunk, record how every pair count changes, and return
-    the merged chunk with the pairs it gained (those holding the new token).
+def merge_chunk(chunk: str, pair: str, token: str, weight: int, delta: dict[str, int]) -> tuple[str, list[str], int]:
+    """Replace `pair` in one chunk and record how every pair count changes.
 
-    Only the tokens next to a match matter, so each stretch between matches is
-    cut down to its first and last token: the cut creates the same made-up pair
-    before and after, which cancels in the delta."""
+    Returns the merged chunk, the pairs it gained (those holding the new token) and
+    how many replacements it made (0 for a stale index entry)."""
+    first = chunk.find(pair)
+    if first < 0:
+        return chunk, [], 0
+    if chunk.find(pair, first + 2) < 0:
+        return _merge_once(chunk, first, pair, token, weight, delta)
+    # Only the tokens next to a match matter, so each stretch between matches is cut
+    # down to its first and last token: the cut creates the same made-up pair before
+    # and after, which cancels in the delta.
     parts = chunk.split(pair)
     edges = [part if len(part) <= 2 else part[0] + part[-1] for part in parts]
     for old in pairs(pair.join(edges)):
@@ -94,7 +100,23 @@ def merge_chunk(chunk: str, pair: str, token: str, weight: int, delta: dict[str,
         delta[new] += weight
         if token in new:
             gained.append(new)
-    return token.join(parts), gained
+    return token.join(parts), gained, len(parts) - 1
+
+
+def _merge_once(chunk: str, at: int, pair: str, token: str, weight: int, delta: dict[str, int]):
+    """The common case, one match: the windows touching it change, nothing else."""
+    before, after = chunk[at - 1:at] if at else "", chunk[at + 2:at + 3]
+    delta[pair] -= weight
+    gained = []
+    if before:
+        delta[before + pair[0]] -= weight
+        gained.append(before + token)
+        delta[before + token] += weight
+    if after:
+        delta[pair[1] + after] -= weight
+        gained.append(token + after)
+        delta[token + after] += weight
+    return chunk[:at] + token + chunk[at + 2:], gained, 1
 
 
 def train(chunks, counts, vocab, first_id, tie, min_frequency, max_merges) -> Result:
@@ -113,12 +135,9 @@ def train(chunks, counts, vocab, first_id, tie, min_frequency, max_merges) -> Re
         token = chr(new_id)
         delta: dict[str, int] = defaultdict(int)
         replaced = 0
-        for i in state.where.pop(pair):
-            chunk = chunks[i]
-            if pair not in chunk:
-                continue  # a stale index entry: an earlier merge took this pair away
-            replaced += chunk.count(pair) * counts[i]
-            chunks[i], gained = merge_chunk(chunk, pair, token, counts[i], delta)
+        for i in state.where.pop(pair):  # some entries are stale: an earlier merge took the pair away
+            chunks[i], gained, matches = merge_chunk(chunks[i], pair, token, counts[i], delta)
+            replaced += matches * counts[i]
             for new in gained:
                 state.where[new].add(i)
         left, right = pair_ids(pair)

@@ -11,8 +11,10 @@ scrubber asks for). Decoding concatenates the tokens' bytes.
 """
 from __future__ import annotations
 
+import functools
 import heapq
 from collections.abc import Iterable, Sequence
+from itertools import chain
 
 from .alphabet import UNKNOWN, Alphabet
 from .pretokenize import splitter
@@ -21,6 +23,8 @@ from .settings import Settings
 
 #: Distinct chunks remembered per number of rounds before the cache starts over.
 CACHE_LIMIT = 100_000
+#: Chunks longer than this are cut where no token can span before merging (see `_cut`).
+LONG_CHUNK = 256
 
 
 class Tokenizer:
@@ -41,7 +45,7 @@ class Tokenizer:
                 if side >= self.first_merge_id:
                     self._uses[side - self.first_merge_id].append(rank)
         self._split = splitter(settings.pretokenizer)
-        self._cache: dict[int, dict[str, str]] = {}
+        self._cache: dict[int, dict[str, tuple[int | None, ...]]] = {}
 
     def merge(self, seq: str, rounds: int | None = None) -> str:
         """Apply the first `rounds` merges (all by default) to one chunk's sequence.
@@ -49,10 +53,21 @@ class Tokenizer:
         A heap holds the ranks of the pairs present; each is applied to the whole
         chunk at once with `str.replace`, the same left-to-right pass training made.
         Only pairs holding a new token can appear, so only merges using it are
-        pushed: no rescan, and no quadratic worst case."""
+        pushed: no rescan. A long chunk is first cut where no token can ever span
+        (see `_cut`), so each merge pass runs over a short piece."""
         limit = len(self.merges) if rounds is None else rounds
         if len(seq) < 2 or not limit:
             return seq
+        if len(seq) > LONG_CHUNK:
+            pieces = self._cut(seq)
+            if len(pieces) > 1:
+                merged: dict[str, str] = {}
+                for piece in set(pieces):
+                    merged[piece] = self._merge(piece, limit)
+                return "".join(map(merged.__getitem__, pieces))
+        return self._merge(seq, limit)
+
+    def _merge(self, seq: str, limit: int) -> str:
         ranks, all_pairs, uses = self._rank, self._pairs, self._uses
         heap = [r for r in map(ranks.get, set(pairs(seq))) if r is not None and r < limit]
         heapq.heapify(heap)
@@ -66,25 +81,43 @@ class Tokenizer:
                     heapq.heappush(heap, later)
         return seq
 
-    def sequences(self, text: str, rounds: int | None = None) -> list[str]:
-        """Each chunk of `text` as its merged sequence."""
-        limit = len(self.merges) if rounds is None else min(rounds, len(self.merges))
-        cache = self._cache.setdefault(limit, {})
-        if len(cache) > CACHE_LIMIT:
-            cache.clear()
-        out = []
-        for chunk in self._split(text):
-            seq = cache.get(chunk)
-            if seq is None:
-                seq = cache[chunk] = self.merge(self.alphabet.sequence(chunk), limit)
-            out.append(seq)
-        return out
+    def _cut(self, seq: str) -> list[str]:
+        """Cut a base sequence between two symbols that no merge ever joins.
+
+        The first token to span such a gap would be a merge of a left part ending
+        there and a right part starting there: a join of exactly those two
+        symbols, which no merge has. So the pieces merge independently."""
+        joins = self._joins
+        cuts = [i for i, p in enumerate(pairs(seq), 1) if p not in joins]
+        return [seq[i:j] for i, j in zip([0, *cuts], [*cuts, len(seq)])]
+
+    @functools.cached_property
+    def _joins(self) -> set[str]:
+        """For each merge, the last base symbol of its left and the first of its right."""
+        first = {i: chr(i) for i in range(self.first_merge_id)}
+        last = dict(first)
+        for rank, (left, right) in enumerate(self.merges):
+            first[self.first_merge_id + rank], last[self.first_merge_id + rank] = first[left], last[right]
+        return {last[left] + first[right] for left, right in self.merges}
 
     def encode(self, text: str, rounds: int | None = None) -> list[int | None]:
-        """Token ids for `text`; under a `chars` alphabet an unseen character is None."""
-        ids: list[int | None] = list(map(ord, "".join(self.sequences(text, rounds))))
-        if self.alphabet.kind == "chars" and ord(UNKNOWN) in ids:
-            ids = [None if i == ord(UNKNOWN) else i for i in ids]
+        """Token ids for `text`; under a `chars` alphabet an unseen character is None.
+
+        Each distinct chunk is merged once and cached as its tuple of ids."""
+        limit = len(self.merges) if rounds is None else min(rounds, len(self.merges))
+        cache = self._cache.setdefault(limit, {})
+        chunks = self._split(text)
+        missing = set(chunks).difference(cache)
+        if len(cache) + len(missing) > CACHE_LIMIT:
+            cache.clear()
+        for chunk in missing:
+            cache[chunk] = self._ids(self.merge(self.alphabet.sequence(chunk), limit))
+        return list(chain.from_iterable(map(cache.__getitem__, chunks)))
+
+    def _ids(self, seq: str) -> tuple[int | None, ...]:
+        ids = tuple(map(ord, seq))
+        if self.alphabet.kind == "chars" and UNKNOWN in seq:
+            return tuple(None if i == ord(UNKNOWN) else i for i in ids)
         return ids
 
     def pieces(self, text: str, rounds: int | None = None) -> list[tuple[int | None, str]]:

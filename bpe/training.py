@@ -137,7 +137,7 @@ def _replay(merge: Merge, chunks: list[str], counts: dict[str, int], weights: li
     delta: defaultdict[str, int] = defaultdict(int)
     for i, chunk in enumerate(chunks):
         if target in chunk:
-            chunks[i], _ = fast.merge_chunk(chunk, target, token, weights[i], delta)
+            chunks[i] = fast.merge_chunk(chunk, target, token, weights[i], delta)[0]
     for p, change in delta.items():
         count = counts.get(p, 0) + change
         if count:

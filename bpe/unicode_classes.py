@@ -21,6 +21,10 @@ import unicodedata
 #: about three times quicker to build, which matters in Pyodide (a test checks the skip
 #: changes nothing for the running Python).
 PLANES = (range(0, 0x40000), range(0xE0000, 0xF0000))
+#: The Basic Multilingual Plane alone. `re` tests the BMP part of a class with a bitmap
+#: but walks every range above U+FFFF one by one, so a text with no character above
+#: U+FFFF splits about six times faster with BMP-only classes (`pretokenize.py`).
+BMP = (range(0, 0x10000),)
 
 
 @functools.cache
@@ -43,16 +47,16 @@ def _span(first: int, last: int) -> str:
     return low if first == last else f"{low}-\\U{last:08x}"
 
 
-def letters() -> str:
-    """Class body for \\p{L}: every letter."""
-    return _ranges()["L"]
+def letters(astral: bool = True) -> str:
+    """Class body for \\p{L}: every letter (only the BMP's when `astral` is false)."""
+    return _ranges(PLANES if astral else BMP)["L"]
 
 
-def marks() -> str:
+def marks(astral: bool = True) -> str:
     """Class body for \\p{M}: every combining mark."""
-    return _ranges()["M"]
+    return _ranges(PLANES if astral else BMP)["M"]
 
 
-def numbers() -> str:
+def numbers(astral: bool = True) -> str:
     """Class body for \\p{N}: every number (decimal, letter-like and other)."""
-    return _ranges()["N"]
+    return _ranges(PLANES if astral else BMP)["N"]

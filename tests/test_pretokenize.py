@@ -65,3 +65,12 @@ def test_skipped_planes_hold_no_letters_marks_or_numbers():
     everything = unicode_classes._ranges((range(0x110000),))
     for major in "LMN":
         assert unicode_classes._ranges()[major] == everything[major]
+
+
+@given(st.text(st.characters(max_codepoint=0xFFFF)), st.sampled_from(["kinds", "gpt2"]))
+def test_bmp_only_pattern_splits_bmp_text_like_the_full_one(text, name):
+    import re
+
+    from bpe.pretokenize import PATTERNS
+
+    assert split(text, name) == re.findall(PATTERNS[name](), text)

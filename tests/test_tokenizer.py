@@ -107,3 +107,11 @@ def test_one_megabyte_of_random_bytes():
     ids = tokenizer.encode(text)
     assert tokenizer.decode(ids) == text
     assert tokenizer.encode(text[:20_000]) == naive_encode(tokenizer, text[:20_000])
+
+
+@hsettings(max_examples=60, deadline=None)
+@given(text=st.text(alphabet="abcab é", min_size=300, max_size=2000), trained_on=st.text(alphabet="abcab é", max_size=400))
+def test_cutting_long_chunks_changes_nothing(text, trained_on):
+    tokenizer = bpe.train([trained_on], bpe.Settings(pretokenizer="none", min_frequency=1, merges=80)).tokenizer
+    seq = tokenizer.alphabet.sequence(text)
+    assert tokenizer.merge(seq) == tokenizer._merge(seq, len(tokenizer.merges))
