@@ -528,7 +528,7 @@ def copy_static(out: Path, html: str, panel_version: str, bokeh_version: str) ->
         shutil.copy2(bokeh_js / source_name, target)
     panel_dist = site_packages / "panel" / "dist"
     target_dist = out / PANEL_CDN_ROOT / panel_version / "dist"
-    wanted = {"panel.min.js", "css", "assets", "bundled/theme", "bundled/font-awesome", "bundled/reactiveesm"}
+    wanted = {"panel.min.js", "css", "assets", "bundled/theme", "bundled/reactiveesm"}
     prefix = f"{PANEL_CDN_ROOT}{panel_version}/dist/"
     for ref in re.findall(re.escape(prefix) + r"([^\s\"'<>?]+)", html):
         parts = ref.split("/")
