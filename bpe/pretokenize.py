@@ -12,8 +12,11 @@ the document back, byte for byte.
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import re
+import unicodedata
+from itertools import accumulate
 from collections.abc import Callable
 
 from . import unicode_classes
@@ -49,17 +52,41 @@ def gpt2_pattern(astral: bool = True) -> str:
 
 _ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
+#: A BMP stand-in for a character above U+FFFF, by general category, that every class
+#: and literal of a pattern treats as it treats the character itself. `a` is no letter
+#: of GPT-2's contractions. No character above U+FFFF is whitespace.
+_STAND_INS = {
+    "kinds": {"L": "a", "M": "a", "N": "0"},
+    "gpt2": {"L": "a", "N": "0"},
+}
+
 
 @functools.cache
 def _finder(name: str) -> Callable[[str], list[str]]:
-    """findall for a pattern, with a faster BMP-only twin for texts that allow it.
+    """findall for a pattern, built with BMP-only classes (about six times quicker).
 
-    Both give the same chunks on a text with no character above U+FFFF."""
-    full = re.compile(PATTERNS[name]()).findall
+    A text with characters above U+FFFF is split as a same-length copy in which each
+    of them is replaced by a BMP stand-in of the same class, and the chunk lengths
+    are carried back to the text (a test holds this to the full pattern)."""
     if name == "words":
-        return full
+        return re.compile(WORDS_PATTERN).findall
     bmp = re.compile(PATTERNS[name](astral=False)).findall
-    return lambda text: full(text) if _ASTRAL.search(text) else bmp(text)
+    stand_ins = _STAND_INS[name]
+
+    @functools.cache
+    def stand_in(char: str) -> str:
+        return stand_ins.get(unicodedata.category(char)[0], "!")
+
+    def split(text: str) -> list[str]:
+        if not _ASTRAL.search(text):
+            return bmp(text)
+        chunks = bmp(_ASTRAL.sub(lambda match: stand_in(match.group()), text))
+        ends = list(accumulate(map(len, chunks)))
+        for i in {bisect.bisect_right(ends, match.start()) for match in _ASTRAL.finditer(text)}:
+            chunks[i] = text[ends[i] - len(chunks[i]):ends[i]]  # only chunks with a stand-in differ
+        return chunks
+
+    return split
 
 
 def _whole(text: str) -> list[str]:
