@@ -678,6 +678,16 @@ def _assemble(out: Path, pyodide_pkg: Path, wheels: dict[str, Path], stdlib: Pat
     for name in in_lock:
         shutil.copy2(wheels[name], pyo / wheels[name].name)
     (pyo / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+    bundled_files = set()
+    for package in bundled:
+        with zipfile.ZipFile(wheels[package]) as archive:
+            bundled_files.update(archive.namelist())
+    preload = []
+    for library in pins()["browser"]["preload_libraries"]:
+        matches = [f for f in bundled_files if f.startswith(library + ".") and f.endswith(".so")]
+        if len(matches) != 1:
+            raise SystemExit(f"pins.json browser.preload_libraries: {library} matches {matches}")
+        preload.append(f"{SITE_PACKAGES}/{matches[0]}")
     packages_bundle = cached_bundle([wheels[name] for name in bundled], SITE_PACKAGES)
     shutil.copy2(packages_bundle, pyo / PACKAGES_BUNDLE)
     (out / APP_BUNDLE).write_bytes(make_bundle(archive_members(app_zip, APP_DIR)))
@@ -696,6 +706,8 @@ def _assemble(out: Path, pyodide_pkg: Path, wheels: dict[str, Path], stdlib: Pat
         ],
         # so that a later pyodide.loadPackage (say of pandas) does not install these again
         "bundled_packages": {name: full_lock["packages"][name]["version"] for name in bundled},
+        "preload_libraries": preload,
+        "import_first": pins()["browser"]["import_first"],
     }
     worker = (BUILD_ASSETS / "worker.js").read_text().replace("__CONFIG__", json.dumps(config, indent=2))
     (out / "app.js").write_text(worker)

@@ -106,6 +106,16 @@ async function startApplication() {
   }
   pyodide.runPython("import importlib; importlib.invalidate_caches()");
   console.log(`[bpe] wrote ${files} files`);
+  // numpy's shared libraries are compiled asynchronously (off this thread) while Python imports
+  // modules that do not need them; otherwise `import numpy` compiles them synchronously.
+  // loadDynlib is Pyodide's internal API (the one loadPackage uses), fine with a pinned Pyodide.
+  const preloading = (async () => {
+    for (const library of CONFIG.preload_libraries) {
+      await pyodide._api.loadDynlib(library, false);
+    }
+  })().catch((error) => console.warn("preloading shared libraries failed; numpy will load them itself", error));
+  pyodide.runPython(`import ${CONFIG.import_first.join(", ")}`);
+  await preloading;
   mark("packages");
   status("Starting the app");
   pyodide.globals.set("APP_DIR", CONFIG.app_dir);
