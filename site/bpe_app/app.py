@@ -5,6 +5,7 @@ import panel as pn
 
 from .candidates_view import CandidatesView
 from .chart_view import ChartView
+from .compare_view import CompareView
 from .corpus_view import CorpusView
 from .downloads import DownloadsView
 from .encoder_view import EncoderView
@@ -54,7 +55,7 @@ class App(pn.viewable.Viewer):
             heading("Corpus"), CorpusView(state),
             pn.Row(
                 pn.Column(heading("Candidate pairs"), CandidatesView(state), sizing_mode="stretch_width"),
-                pn.Column(heading("Encode"), EncoderView(state), sizing_mode="stretch_width"),
+                pn.Column(heading("Encode"), EncoderView(state), CompareView(state), sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
             ),
             ChartView(state),

@@ -33,11 +33,16 @@ def encoding_html(training: bpe.Training, text: str, rounds: int) -> str:
     except ValueError as error:  # a lone surrogate, which UTF-8 cannot encode
         return f'<div class="bpe-encoded"></div><div class="bpe-note">{html.escape(str(error))}</div>'
     chips = "".join(unknown_chip(piece) if i is None else token_chip(i, tokenizer.vocab[i]) for i, piece in pieces)
-    ids = [("?" if i is None else str(i)) for i, _ in pieces]
-    listed = " ".join(ids[:ID_LIMIT]) + (f" … ({len(ids) - ID_LIMIT} more)" if len(ids) > ID_LIMIT else "")
+    return tokens_html(chips, [i for i, _ in pieces], text)
+
+
+def tokens_html(chips: str, ids: list[int | None], text: str) -> str:
+    """Chips of an encoded text, then its ids (None for an unknown character), then its counts."""
+    listed = " ".join("?" if i is None else str(i) for i in ids[:ID_LIMIT])
+    more = f" … ({len(ids) - ID_LIMIT} more)" if len(ids) > ID_LIMIT else ""
     size = len(text.encode("utf-8", "surrogatepass"))
     counts = f"{plural(len(text), 'character')} · {plural(size, 'byte')} · <b>{plural(len(ids), 'token')}</b>"
-    return (f'<div class="bpe-encoded">{chips}</div><div class="bpe-ids">ids: [{listed}]</div>'
+    return (f'<div class="bpe-encoded">{chips}</div><div class="bpe-ids">ids: [{listed}{more}]</div>'
             f'<div class="bpe-note">{counts}</div>')
 
 

@@ -16,10 +16,12 @@ from collections.abc import Callable
 import param
 
 import bpe
+from bpe import real
 from bpe.presets import PRESETS
 from bpe.pretokenize import PRETOKENIZERS
 from bpe.settings import ALPHABETS, SPECIALS, TIES
 
+from . import real_tokenizers
 from .documents import SPLITS, InputError, decode_upload, documents_of, join_documents
 
 #: The preset the page opens with: the explainer's walk/talk corpus once it ships.
@@ -30,6 +32,9 @@ BUDGETS = ("merges", "vocab size", "no limit")
 TRAINING_INPUTS = (
     "corpus_text", "split", "alphabet", "pretokenizer", "tie", "specials", "min_frequency", "budget", "budget_size",
 )
+#: The real tokenizers the encoder can be compared with: label → name ("" for none).
+COMPARISONS = {"nothing": "", "GPT-4's cl100k_base": "cl100k_base", "GPT-4o's o200k_base": "o200k_base"}
+assert set(COMPARISONS.values()) == {"", *real.NAMES}
 
 
 class AppState(param.Parameterized):
@@ -46,6 +51,8 @@ class AppState(param.Parameterized):
 
     round = param.Integer(default=0, bounds=(0, None), doc="The selected round: merges applied so far.")
     encode_text = param.String(default="walkable", doc="The text the encoder shows.")
+    compare = param.Selector(default="", objects=COMPARISONS, doc="The real tokenizer the encoder compares with.")
+    reference = param.ClassSelector(class_=real.Encoding, doc="The real tokenizer `compare` names, once loaded.")
 
     training = param.ClassSelector(class_=bpe.Training, doc="The last training that succeeded.")
     rounds = param.Integer(default=0, doc="How many merges the training learned: the last round.")
@@ -120,7 +127,25 @@ class AppState(param.Parameterized):
 
     def _fail(self, error: Exception) -> None:
         self._trained_on = None
-        self.param.update(message=_sentence(str(error)), message_kind="error", busy=False)
+        self.param.update(message=page_sentence(str(error)), message_kind="error", busy=False)
+
+    @param.depends("compare", watch=True)
+    def _load_reference(self) -> None:
+        """Load the real tokenizer to compare with, a moment later: it takes a second or two in the browser."""
+        if not self.compare or (self.reference is not None and self.reference.name == self.compare):
+            return
+        self.busy = True
+        (self.schedule or _now)(lambda name=self.compare: self._loaded_reference(name))
+
+    def _loaded_reference(self, name: str) -> None:
+        if name != self.compare:
+            return  # another choice came meanwhile
+        try:
+            reference = real_tokenizers.load(name)
+        except real_tokenizers.LoadError as error:
+            self.param.update(compare="", message=str(error), message_kind="error", busy=False)
+            return
+        self.param.update(reference=reference, busy=False)
 
     def _convert_budget(self, *events: param.parameterized.Event) -> None:
         """Keep the same training when the budget changes between merges and vocabulary size.
@@ -159,7 +184,7 @@ def early_stop_note(training: bpe.Training) -> str:
     if training.stopped == "budget reached" or (settings.merges is None and settings.vocab_size is None):
         return ""
     asked = settings.merges if settings.merges is not None else settings.vocab_size - training.vocab_size(0)
-    return _sentence(
+    return page_sentence(
         f"Training stopped after {len(training.merges)} of the {asked} merges asked for: {training.stopped}"
     )
 
@@ -168,7 +193,7 @@ def early_stop_note(training: bpe.Training) -> str:
 FIELD_NAMES = {"--min-frequency": "minimum count", "--vocab-size": "vocabulary size", "--pretokenizer": "pre-tokenizer"}
 
 
-def _sentence(text: str) -> str:
+def page_sentence(text: str) -> str:
     """A message as a sentence that names the page's fields rather than command-line options."""
     for option, field in FIELD_NAMES.items():
         text = text.replace(option, field)

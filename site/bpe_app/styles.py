@@ -46,6 +46,12 @@ table.bpe-candidates, table.bpe-merges { border-collapse: collapse; width: 100%;
 .bpe-message.bpe-info { background: #ddf4ff; border-color: #54aeff66; color: #0a3069; }
 .bpe-chart { width: 100%; height: auto; max-height: 340px; font: 12px system-ui, sans-serif; fill: var(--bpe-muted); }
 .bpe-chart .bpe-grid { stroke: #eaeef2; }
+.bpe-compare { margin-top: 6px; padding-top: 6px; border-top: 1px dashed var(--bpe-line); }
+table.bpe-counts { border-collapse: collapse; margin-top: 6px; font-size: 13px; }
+.bpe-counts th, .bpe-counts td { padding: 2px 8px; border-bottom: 1px solid #eaeef2; text-align: left; }
+.bpe-counts th { color: var(--bpe-muted); font-weight: 500; }
+.bpe-counts td.bpe-num { text-align: right; font-variant-numeric: tabular-nums; }
+.bpe-note code { font-size: 12px; word-break: break-all; }
 .bpe-caption { font-size: 14px; color: var(--bpe-ink); }
 .bpe-caption .bpe-muted { color: var(--bpe-muted); }
 """

@@ -1,0 +1,180 @@
+"""The comparison with a real tokenizer and the exports for other libraries, without a browser."""
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("panel")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "site"))
+
+from bpe import formats, real  # noqa: E402
+from bpe_app import compare_view, downloads, real_tokenizers  # noqa: E402
+from bpe_app.state import AppState  # noqa: E402
+
+HOSTILE = '<img src=x onerror=alert(1)> <script>alert("x")</script>'
+
+
+@pytest.fixture(scope="module")
+def cl100k() -> real.Encoding:
+    return real_tokenizers.load("cl100k_base")
+
+
+def chip_ids(fragment: str) -> list[int]:
+    return [int(i) for i in re.findall(r'class="bpe-chip[^"]*" data-id="(\d+)"', fragment)]
+
+
+def token_counts(fragment: str) -> list[str]:
+    return re.findall(r'<td class="bpe-num">([\d,–]+)</td><td class="bpe-num">', fragment)
+
+
+# --- the comparison ---------------------------------------------------------------------------
+
+def test_no_comparison_shows_nothing():
+    training = AppState().training
+    assert compare_view.compare_html(training, 0, "walkable", "", None) == ""
+
+
+def test_a_tokenizer_not_loaded_yet_says_it_is_loading(cl100k):
+    training = AppState().training
+    page = compare_view.compare_html(training, 0, "walkable", "o200k_base", cl100k)
+    assert 'class="bpe-compare"' in page and "Loading GPT-4o" in page and "bpe-chip" not in page
+
+
+def test_the_real_tokenizer_cuts_the_same_text_beside_ours(cl100k):
+    state = AppState(preset="course")
+    text = "Hello world! 2023 2024"
+    page = compare_view.compare_html(state.training, 2, text, "cl100k_base", cl100k)
+    assert page.startswith('<div class="bpe-compare">')
+    assert chip_ids(page) == cl100k.encode_ordinary(text)
+    ours = len(state.training.tokenizer.encode(text, rounds=2))
+    assert token_counts(page) == [str(ours), str(len(cl100k.encode_ordinary(text)))]
+    assert "this tokenizer after round 2" in page and f"{cl100k.n_vocab:,}" in page
+
+
+def test_japanese_costs_more_tokens_per_character_than_english(cl100k):
+    english, japanese = "The capital of Japan is Tokyo.", "日本の首都は東京です。"
+    assert len(cl100k.encode_ordinary(japanese)) / len(japanese) > 2 * len(cl100k.encode_ordinary(english)) / len(english)
+
+
+def test_numbers_are_cut_in_groups_of_up_to_three_digits(cl100k):
+    assert [text for _, text in cl100k.pieces("2023 2024 1234567")] == ["202", "3", " ", "202", "4", " ", "123", "456", "7"]
+
+
+def test_the_text_is_never_html_in_the_comparison(cl100k):
+    page = compare_view.compare_html(AppState().training, 1, HOSTILE, "cl100k_base", cl100k)
+    assert "<img" not in page and "<script" not in page
+
+
+def test_a_lone_surrogate_shows_no_count_for_ours(cl100k):
+    page = compare_view.compare_html(AppState(preset="course").training, 1, "a\ud800b", "cl100k_base", cl100k)
+    assert token_counts(page)[0] == "–"
+
+
+def test_choosing_a_comparison_loads_it_once():
+    state = AppState()
+    state.compare = "cl100k_base"
+    assert state.reference is real_tokenizers.load("cl100k_base") and not state.busy
+    state.compare = ""
+    state.compare = "cl100k_base"
+    assert state.reference is real_tokenizers.load("cl100k_base")
+
+
+def test_a_tokenizer_that_cannot_load_says_so(monkeypatch):
+    def fail(name):
+        raise real_tokenizers.LoadError(f"{name} could not be loaded (HTTP 404), so there is nothing to compare with.")
+
+    monkeypatch.setattr(real_tokenizers, "load", fail)
+    state = AppState()
+    state.compare = "o200k_base"
+    assert (state.compare, state.message_kind, state.busy) == ("", "error", False)
+    assert "could not be loaded" in state.message
+
+
+def test_without_package_data_the_rank_file_is_fetched_beside_the_page(monkeypatch):
+    data = (Path(real.__file__).parent / real.data_file("cl100k_base")).read_bytes()
+    load = real.load
+    fetched = []
+
+    def load_without_package_data(name, data=None, check=False):
+        if data is None:
+            raise FileNotFoundError(name)
+        return load(name, data)
+
+    monkeypatch.setattr(real, "load", load_without_package_data)
+    monkeypatch.setattr(real_tokenizers, "fetch", lambda path: fetched.append(path) or data)
+    real_tokenizers.load.cache_clear()
+    try:
+        assert real_tokenizers.load("cl100k_base").encode_ordinary("hello") == [15339]
+        assert fetched == ["assets/cl100k_base.ranks.gz"]
+    finally:
+        real_tokenizers.load.cache_clear()
+
+
+def test_outside_the_browser_there_is_nothing_to_fetch():
+    with pytest.raises(OSError):
+        real_tokenizers.fetch("assets/cl100k_base.ranks.gz")
+
+
+# --- exports ------------------------------------------------------------------------------------
+
+@pytest.fixture
+def bytes_state() -> AppState:
+    state = AppState(preset="course")
+    state.param.update(corpus_text="low lower lowest\nlow low", pretokenizer="words", budget_size=6)
+    return state
+
+
+def test_the_hugging_face_file_loads_with_the_same_ids(bytes_state):
+    tokenizers = pytest.importorskip("tokenizers")
+    view = downloads.DownloadsView(bytes_state)
+    data = view._export(lambda t: formats.to_hf_json(t).encode("utf-8")).getvalue()
+    loaded = tokenizers.Tokenizer.from_str(data.decode("utf-8"))
+    text = "lowest low"
+    assert loaded.encode(text).ids == bytes_state.training.tokenizer.encode(text)
+
+
+def test_the_tiktoken_zip_holds_ranks_arguments_and_a_loader(bytes_state, tmp_path, monkeypatch):
+    tiktoken = pytest.importorskip("tiktoken")
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
+    archive = zipfile.ZipFile(io.BytesIO(downloads.tiktoken_zip(bytes_state.training.tokenizer)))
+    assert archive.namelist() == [downloads.TIKTOKEN_RANKS, downloads.TIKTOKEN_ARGS, downloads.TIKTOKEN_LOADER]
+    from tiktoken.load import load_tiktoken_bpe
+
+    ranks_file = archive.extract(downloads.TIKTOKEN_RANKS, path=tmp_path)
+    args = json.loads(archive.read(downloads.TIKTOKEN_ARGS))
+    encoding = tiktoken.Encoding(mergeable_ranks=load_tiktoken_bpe(ranks_file), **args)
+    text = "lowest low"
+    assert encoding.encode(text) == bytes_state.training.tokenizer.encode(text)
+    compile(archive.read(downloads.TIKTOKEN_LOADER), downloads.TIKTOKEN_LOADER, "exec")
+
+
+def test_a_chars_tokenizer_has_no_tiktoken_file_and_the_page_says_why():
+    state = AppState(preset="course")
+    state.alphabet = "chars"
+    problem = downloads.tiktoken_problem(state.training)
+    assert "chars" in problem and "bytes" in problem
+    assert "No tiktoken file" in downloads.export_note_html(state.training)
+    with pytest.raises(formats.FormatError):
+        downloads.tiktoken_zip(state.training.tokenizer)
+
+
+def test_a_format_error_on_export_is_said_instead_of_downloading(bytes_state, monkeypatch):
+    def refuse(tokenizer, name="bpe"):
+        raise formats.FormatError("tiktoken merges the adjacent pair whose bytes have the lowest rank (use --format hf)")
+
+    monkeypatch.setattr(formats, "to_tiktoken", refuse)
+    view = downloads.DownloadsView(bytes_state)
+    assert view._export(downloads.tiktoken_zip) is None
+    assert bytes_state.message_kind == "error"
+    assert bytes_state.message.startswith("This tokenizer cannot be exported: tiktoken merges")
+    assert "--" not in bytes_state.message
+    button = downloads.ExportDownload(callback=lambda: None, filename="x.zip")
+    button._transfer()  # nothing to send: no error, no data
+    assert button.data is None
