@@ -1,0 +1,165 @@
+"""The presets reproduce what their published sources state, through the public API only."""
+import pytest
+
+import bpe
+from bpe.presets import PRESETS
+
+
+def trained(name: str, **changes) -> bpe.Training:
+    preset = PRESETS[name]
+    return bpe.train(preset.documents, preset.settings.replace(**changes) if changes else preset.settings)
+
+
+def merge_texts(training: bpe.Training) -> list[tuple[str, str]]:
+    tok = training.tokenizer
+    return [(tok.token_text(m.left), tok.token_text(m.right)) for m in training.merges]
+
+
+def texts(training: bpe.Training) -> list[str]:
+    return [training.tokenizer.token_text(m.id) for m in training.merges]
+
+
+def test_every_preset_has_a_one_line_description_and_documents():
+    for name, preset in PRESETS.items():
+        assert preset.name == name
+        assert preset.description and "\n" not in preset.description
+        assert preset.documents and all(preset.documents)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_trains_identically_with_both_algorithms(name):
+    preset = PRESETS[name]
+    fast = bpe.train(preset.documents, preset.settings, algorithm="fast")
+    reference = bpe.train(preset.documents, preset.settings, algorithm="reference")
+    assert fast.merges == reference.merges
+    assert fast.tokens == reference.tokens
+    assert fast.stopped == reference.stopped
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_uses_its_whole_budget(name):
+    # Every merge shown is well defined: training never stops short of the preset's budget.
+    training = trained(name)
+    assert training.stopped == "budget reached"
+
+
+# --- from-scratch ------------------------------------------------------------------------------
+
+def test_from_scratch_printed_merges():
+    merges = merge_texts(trained("from-scratch"))
+    printed = {0: ("a", "t"), 1: ("t", "h"), 2: ("th", "e"), 3: (" ", "the"), 4: ("at", "."), 5: (" ", "a"),
+               8: (" c", "at"), 11: (" s", "at")}
+    assert len(merges) == 20
+    assert {rank: merges[rank] for rank in printed} == printed
+
+
+def test_from_scratch_encodes_the_fat_cat():
+    training = trained("from-scratch")
+    tok = training.tokenizer
+    text = "the fat cat sat on a mat."
+    assert [piece for _, piece in tok.pieces(text)] == ["the", " ", "fat", " cat", " sat", " on", " a", " mat."]
+    assert tok.encode(text) == [16, 0, 31, 22, 25, 27, 19, 33]
+    assert training.vocab_size() == 34
+    assert tok.decode(tok.encode(text)) == text
+
+
+def test_from_scratch_unseen_words_fall_back_to_characters():
+    tok = trained("from-scratch").tokenizer
+    pieces = tok.pieces("the elephant sat on a submarine.")
+    assert [piece for _, piece in pieces] == [
+        "the", " ", "e", "l", "e", "p", "h", "a", "n", "t", " sat", " on", " a",
+        " s", "u", "b", "m", "a", "r", "i", "n", "e", ".",
+    ]
+    # The corpus has no l, p, u, b or i: under a character alphabet they have no id.
+    assert [piece for i, piece in pieces if i is None] == ["l", "p", "u", "b", "i"]
+
+
+# --- course ------------------------------------------------------------------------------------
+
+def test_course_merges_count_overlaps_apart_from_replacements():
+    training = trained("course")
+    first, second = training.merges
+    assert (first.left, first.right, first.id, first.count, first.replacements) == (97, 97, 256, 2, 1)
+    assert (second.left, second.right, second.id, second.count, second.replacements, second.ties) == (97, 98, 257, 1, 1, 3)
+    assert training.tokens == [6, 5, 4]
+
+
+def test_course_two_one_byte_documents_have_no_candidate():
+    training = bpe.train(["a", "a"], PRESETS["course"].settings)
+    assert training.merges == [] and training.candidates(1) == []
+
+
+# --- explainer ---------------------------------------------------------------------------------
+
+def test_explainer_corpus_is_seven_words_and_137_characters():
+    documents = PRESETS["explainer"].documents
+    assert len(set(documents)) == 7
+    assert {"walk", "walked", "walking", "talked", "talking"} <= set(documents)
+    assert sum(map(len, documents)) == 137
+    assert len(set("".join(documents))) == 14  # fourteen distinct letters
+    training = trained("explainer")
+    assert training.tokens[0] == 137 and training.vocab_size(0) == 14
+    assert documents.count("walk") == 4  # "You heard walk four times."
+
+
+def test_explainer_rounds_one_to_six():
+    training = trained("explainer")
+    assert merge_texts(training)[:6] == [("a", "l"), ("al", "k"), ("w", "alk"), ("e", "d"), ("i", "n"), ("in", "g")]
+    round1, _, round3, round4, _, round6 = training.merges[:6]
+    assert round1.count == 19  # walk, walked, walking, talked and talking with their repeats
+    assert training.candidates(1)[1].count <= 19  # no other pair beats it (l+k ties and loses)
+    assert training.tokenizer.token_text(round3.id) == "walk"  # the whole stem, two rounds after al
+    assert round4.count == 9
+    assert training.tokenizer.token_text(round6.id) == "ing"
+
+
+def test_explainer_rounds_decided_by_count_alone():
+    # Rounds 2, 3, 6, 7 and 8 beat the runner-up outright; rounds 4 and 5 tie on count (every in
+    # in the corpus is followed by g) and the smallest pair wins.
+    training = trained("explainer")
+    for round_ in (2, 3, 6, 7, 8):
+        winner, runner_up = training.candidates(round_)[:2]
+        assert winner.count > runner_up.count, round_
+    assert training.merges[3].ties == 3 and training.merges[4].ties == 2
+
+
+def test_explainer_after_six_merges():
+    training = trained("explainer")
+    assert training.tokens[6] == 59
+    assert training.vocab_size(6) == 20
+    tok = training.tokenizer
+    pieces = lambda word, rounds: [piece for _, piece in tok.pieces(word, rounds=rounds)]
+    assert pieces("walked", 6) == ["walk", "ed"] and pieces("walking", 6) == ["walk", "ing"]
+
+
+def test_explainer_merge_eight_fuses_walk_with_ed():
+    training = trained("explainer")
+    tok = training.tokenizer
+    assert merge_texts(training)[6] != ("walk", "ed")  # merge seven is something else
+    assert merge_texts(training)[7] == ("walk", "ed")
+    pieces = lambda word, rounds: [piece for _, piece in tok.pieces(word, rounds=rounds)]
+    # At merge seven walked and walking share walk; at merge eight they share nothing.
+    assert pieces("walked", 7) == ["walk", "ed"] and pieces("walking", 7) == ["walk", "ing"]
+    assert pieces("walked", 8) == ["walked"] and pieces("walking", 8) == ["walk", "ing"]
+    assert training.tokens[8] < training.tokens[7]
+
+
+def test_explainer_walkable_falls_back_to_letters_with_nothing_unknown():
+    training = trained("explainer")
+    for rounds in (3, 6, 8, None):
+        pieces = training.tokenizer.pieces("walkable", rounds=rounds)
+        assert [piece for _, piece in pieces] == ["walk", "a", "b", "l", "e"]
+        assert None not in [i for i, _ in pieces]
+
+
+def test_explainer_stalking_has_an_unknown_letter():
+    pieces = trained("explainer").tokenizer.pieces("stalking", rounds=8)
+    assert pieces[0] == (None, "s")  # no s in the corpus: a character with no id
+    assert [piece for _, piece in pieces] == ["s", "talk", "ing"]
+
+
+def test_explainer_documents_are_barriers():
+    # Each word occurrence is its own document: no merge can span two words.
+    training = trained("explainer")
+    words = set(PRESETS["explainer"].documents)
+    assert all(any(text in word for word in words) for text in texts(training))
