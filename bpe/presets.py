@@ -6,7 +6,7 @@ Each preset is a corpus (its documents) and the settings its source used.
 >>> preset.documents, preset.settings.min_frequency
 (['aaa', 'aba'], 1)
 >>> sorted(PRESETS)
-['course', 'explainer', 'from-scratch']
+['course', 'explainer', 'from-scratch', 'octlm']
 """
 from __future__ import annotations
 
@@ -93,6 +93,26 @@ def _presets() -> dict[str, Preset]:
             "Seven words, 137 characters, each occurrence its own document: al, alk, walk, ed, in, ing, then walked.",
             [word for word, count in EXPLAINER_WORDS for _ in range(count)],
             Settings(alphabet="chars", pretokenizer="none", tie="smallest", min_frequency=2, merges=10),
+        ),
+        # octlm's byte-level trainer traces 20 merges "on one repeated function"; the function is not
+        # published, so bpe/corpora/octlm.py.txt was written (and its names searched) to reproduce
+        # the trace. Exactly reproduced: merge 1 is two spaces (32,32)->261; merge 3 is (261,261);
+        # merge 4 is be (98,101)->264; merge 5 is 109+264 (m + be); merges 6-8 grow that into
+        # _number (u+mbe, _n+umbe, _numbe+r; merge 2 is _n, which ties with (261,261) at 8 and wins
+        # on octlm's smallest-pair rule); total is built as ot, then tot, then total (merges 11-13);
+        # merge 16 creates btotal (inside subtotal); total_number shows up near the end (merge 18);
+        # and with a bigger budget training stops early because the best pair occurs once.
+        # The corpus is one copy of the file, cut at its blank lines into two documents (the function
+        # and its __main__ block), as the page's "blank lines" split shows it. k copies give the same
+        # 20 merges with every count times k, but then no pair ever occurs once, so the early stop is
+        # lost. Not reproduced: the trace's own counts, and anything it says about merges it does not
+        # name (merge 2 is only implied; merges 9, 10, 14, 15, 17, 19 and 20 are ours).
+        Preset(
+            "octlm",
+            "octlm's byte-level BPE on a short Python function: specials 256-260, merges from 261, kinds chunks.",
+            blocks(corpus("octlm.py.txt")),
+            Settings(alphabet="bytes", pretokenizer="kinds", tie="smallest", min_frequency=2, vocab_size=281,
+                     specials="octlm"),
         ),
     ]
     return {preset.name: preset for preset in presets}

@@ -163,3 +163,60 @@ def test_explainer_documents_are_barriers():
     training = trained("explainer")
     words = set(PRESETS["explainer"].documents)
     assert all(any(text in word for word in words) for text in texts(training))
+
+
+# --- octlm -------------------------------------------------------------------------------------
+
+def test_octlm_settings():
+    settings = PRESETS["octlm"].settings
+    assert (settings.alphabet, settings.pretokenizer, settings.tie, settings.min_frequency) == ("bytes", "kinds", "smallest", 2)
+    assert settings.specials == "octlm" and settings.vocab_size == 281
+    training = trained("octlm")
+    assert len(training.merges) == 20 and training.merges[0].id == 261
+    assert training.tokenizer.token_text(258) == "<|eos|>"
+
+
+def test_octlm_whitespace_merges_first():
+    merges = trained("octlm").merges
+    assert (merges[0].left, merges[0].right, merges[0].id) == (32, 32, 261)  # two spaces
+    assert (merges[2].left, merges[2].right, merges[2].id) == (261, 261, 263)  # two of those
+
+
+def test_octlm_merges_four_to_eight_grow_number():
+    training = trained("octlm")
+    merges = training.merges
+    assert (merges[3].left, merges[3].right, merges[3].id) == (98, 101, 264)  # be
+    assert (merges[4].left, merges[4].right) == (109, 264)  # m + be
+    assert texts(training)[1] == "_n"
+    assert texts(training)[5:8] == ["umbe", "_numbe", "_number"]
+
+
+def test_octlm_total_grows_and_merge_16_spans_two_names():
+    training = trained("octlm")
+    names = texts(training)
+    assert names.index("ot") < names.index("tot") < names.index("total")
+    assert names[15] == "btotal"  # the end of sub and the start of total, inside subtotal
+    assert "total_number" in names[16:]  # near the end
+    # Both sides of a merge can be learned tokens.
+    total = training.merges[names.index("total")]
+    assert total.left >= 261 and total.right >= 261
+
+
+def test_octlm_stops_early_when_the_best_pair_occurs_once():
+    training = trained("octlm", vocab_size=2048)
+    assert training.stopped == "the best pair occurs 1 times, below the minimum of 2"
+    assert training.vocab_size() < 2048
+    assert training.tokens == sorted(training.tokens, reverse=True)
+
+
+def test_octlm_repeating_the_function_keeps_the_merges():
+    preset = PRESETS["octlm"]
+    once = bpe.train(preset.documents, preset.settings)
+    thrice = bpe.train(preset.documents * 3, preset.settings)
+    assert [(m.left, m.right) for m in thrice.merges] == [(m.left, m.right) for m in once.merges]
+    assert [m.count for m in thrice.merges] == [3 * m.count for m in once.merges]
+
+
+def test_octlm_eos_text_is_ordinary_bytes():
+    tok = trained("octlm").tokenizer
+    assert 258 not in tok.encode("<|eos|>")
