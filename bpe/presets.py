@@ -6,7 +6,7 @@ Each preset is a corpus (its documents) and the settings its source used.
 >>> preset.documents, preset.settings.min_frequency
 (['aaa', 'aba'], 1)
 >>> sorted(PRESETS)
-['course', 'explainer', 'from-scratch', 'octlm']
+['code', 'course', 'english-japanese', 'explainer', 'from-scratch', 'numbers', 'octlm']
 """
 from __future__ import annotations
 
@@ -113,6 +113,24 @@ def _presets() -> dict[str, Preset]:
             blocks(corpus("octlm.py.txt")),
             Settings(alphabet="bytes", pretokenizer="kinds", tie="smallest", min_frequency=2, vocab_size=281,
                      specials="octlm"),
+        ),
+        Preset(
+            "english-japanese",
+            "The same Debian Reference passage in English and Japanese: Japanese costs more tokens per character.",
+            blocks(corpus("debian-reference.en.txt")) + blocks(corpus("debian-reference.ja.txt")),
+            Settings(alphabet="bytes", pretokenizer="gpt2", tie="smallest", min_frequency=2, merges=200),
+        ),
+        Preset(
+            "numbers",
+            "Years, prices and long digit runs: 2023 and 2024 become tokens, 2025 does not; 1,024 and 1,025 split apart.",
+            blocks(corpus("numbers.txt")),
+            Settings(alphabet="bytes", pretokenizer="gpt2", tie="smallest", min_frequency=2, merges=60),
+        ),
+        Preset(
+            "code",
+            "Python source (this project's reference trainer): indentation and names win the first merges.",
+            blocks(corpus("reference.py.txt")),
+            Settings(alphabet="bytes", pretokenizer="kinds", tie="smallest", min_frequency=2, merges=100),
         ),
     ]
     return {preset.name: preset for preset in presets}

@@ -2,7 +2,7 @@
 import pytest
 
 import bpe
-from bpe.presets import PRESETS
+from bpe.presets import PRESETS, blocks, corpus, corpus_text
 
 
 def trained(name: str, **changes) -> bpe.Training:
@@ -220,3 +220,33 @@ def test_octlm_repeating_the_function_keeps_the_merges():
 def test_octlm_eos_text_is_ordinary_bytes():
     tok = trained("octlm").tokenizer
     assert 258 not in tok.encode("<|eos|>")
+
+
+# --- the other presets -------------------------------------------------------------------------
+
+def test_english_japanese_is_the_same_passage_and_japanese_costs_more():
+    en, ja = corpus("debian-reference.en.txt"), corpus("debian-reference.ja.txt")
+    assert len(blocks(en)) == len(blocks(ja))  # paragraph for paragraph
+    assert "Osamu Aoki" in corpus_text("debian-reference.ja.txt") and "GPL" in corpus_text("debian-reference.en.txt")
+    assert "GPL" not in "".join(PRESETS["english-japanese"].documents)  # the header is not trained on
+    tok = trained("english-japanese").tokenizer
+    en_tokens, ja_tokens = len(tok.encode(en)), len(tok.encode(ja))
+    assert ja_tokens > en_tokens  # the same passage costs more tokens in Japanese
+    assert ja_tokens / len(ja) > 1.5 * en_tokens / len(en)  # and far more per character
+    assert tok.decode(tok.encode(ja)) == ja
+
+
+def test_numbers_years_and_prices_split_unevenly():
+    tok = trained("numbers").tokenizer
+    pieces = lambda text: [piece for _, piece in tok.pieces(text)]
+    assert pieces(" 2023") == [" 2023"] and pieces(" 2024") == [" 2024"]
+    assert len(pieces(" 2025")) > 1
+    assert pieces(" 1,024") == [" 1", ",", "024"]  # 1,024 and 1,025 do not even share a boundary
+    assert pieces(" 1,025") == [" 1", ",", "02", "5"]
+    assert pieces("2023") != ["2023"]  # without its leading space the year is another split
+
+
+def test_code_learns_indentation_first():
+    training = trained("code")
+    assert texts(training)[:2] == ["  ", "    "]
+    assert "\n    " in texts(training)
