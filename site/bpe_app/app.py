@@ -12,6 +12,7 @@ from .encoder_view import EncoderView
 from .message_view import MessageView
 from .scrubber import Scrubber
 from .settings_view import SettingsView
+from .share_view import ShareView
 from .state import AppState
 from .styles import html_pane
 
@@ -45,6 +46,7 @@ class App(pn.viewable.Viewer):
                                             align="center", name="training…")
         sidebar = pn.Column(
             heading("Settings"), SettingsView(state), heading("Download"), DownloadsView(state),
+            heading("Share"), ShareView(state),
             width=330, styles={"background": "#f6f8fa", "border-radius": "8px"},
         )
         main = pn.Column(

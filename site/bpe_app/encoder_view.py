@@ -4,6 +4,7 @@ from __future__ import annotations
 import html
 
 import panel as pn
+import param
 
 import bpe
 
@@ -58,6 +59,7 @@ class EncoderView(pn.viewable.Viewer):
             css_classes=["encode-input"], sizing_mode="stretch_width", placeholder="type here",
         )
         self._input.param.watch(lambda event: setattr(state, "encode_text", event.new or ""), "value_input")
+        state.param.watch(self._show_text, "encode_text")
         buttons = [pn.widgets.Button(name=label, button_type="light", margin=(2, 3)) for label, _ in EXAMPLES]
         for button, (_, text) in zip(buttons, EXAMPLES):
             button.on_click(lambda event, text=text: self._input.param.update(value=text, value_input=text))
@@ -70,3 +72,8 @@ class EncoderView(pn.viewable.Viewer):
 
     def __panel__(self):
         return self._layout
+
+    def _show_text(self, event: param.parameterized.Event) -> None:
+        """Put a text that did not come from the box (a shared link's) into it."""
+        if event.new != (self._input.value_input or ""):
+            self._input.param.update(value=event.new, value_input=event.new)

@@ -32,6 +32,8 @@ BUDGETS = ("merges", "vocab size", "no limit")
 TRAINING_INPUTS = (
     "corpus_text", "split", "alphabet", "pretokenizer", "tie", "specials", "min_frequency", "budget", "budget_size",
 )
+#: The training settings among them (what `training_settings` takes).
+SETTING_INPUTS = TRAINING_INPUTS[2:]
 #: The real tokenizers the encoder can be compared with: label → name ("" for none).
 COMPARISONS = {"nothing": "", "GPT-4's cl100k_base": "cl100k_base", "GPT-4o's o200k_base": "o200k_base"}
 assert set(COMPARISONS.values()) == {"", *real.NAMES}
@@ -73,31 +75,31 @@ class AppState(param.Parameterized):
 
     @param.depends("preset", watch=True)
     def _load_preset(self) -> None:
-        preset = PRESETS[self.preset]
-        text, split = join_documents(preset.documents)
-        settings = preset.settings
-        if settings.vocab_size is not None:
-            budget, size = "vocab size", settings.vocab_size
-        elif settings.merges is not None:
-            budget, size = "merges", settings.merges
-        else:
-            budget, size = "no limit", self.budget_size
         self._trained_on = None  # reloading a preset always retrains, even to the same inputs
-        self.param.update(
-            corpus_text=text, split=split, alphabet=settings.alphabet, pretokenizer=settings.pretokenizer,
-            tie=settings.tie, specials=settings.specials, min_frequency=settings.min_frequency,
-            budget=budget, budget_size=size,
-        )
+        self.param.update(preset_inputs(self.preset, self.budget_size))
         self._retrain()  # in case no input changed, so no watcher ran
         self.round = 0
 
     def settings(self) -> bpe.Settings:
         """The settings the inputs ask for; bpe.SettingsError says what is wrong with them."""
-        budget = {"merges": {"merges": self.budget_size}, "vocab size": {"vocab_size": self.budget_size}}
-        return bpe.Settings(
-            alphabet=self.alphabet, pretokenizer=self.pretokenizer, tie=self.tie, specials=self.specials,
-            min_frequency=self.min_frequency, **budget.get(self.budget, {}),
-        )
+        return training_settings(**{name: getattr(self, name) for name in SETTING_INPUTS})
+
+    def restore(self, inputs: dict, round: int) -> None:
+        """Show a saved view (a shared link): its preset, then its other inputs, then its round.
+
+        `inputs` holds the preset and values for any of the other inputs (`TRAINING_INPUTS`,
+        `encode_text`, `compare`); the round is clamped to what the training learned. Training
+        happens at once, not through `schedule`: a link is restored as the page opens, and Panel
+        drops the changes of a later callback made before the browser has said it is ready."""
+        schedule, self.schedule = self.schedule, None
+        try:
+            self.preset = inputs["preset"]  # loads the preset's inputs, if it is not the current one
+            self.param.update({name: value for name, value in inputs.items() if name != "preset"})
+            if "budget_size" in inputs:
+                self.budget_size = inputs["budget_size"]  # a change of budget kind may have converted it
+        finally:
+            self.schedule = schedule
+        self.round = min(round, self.rounds)
 
     def _retrain(self, *events) -> None:
         """Train on the current inputs; on bad input, say why and keep the last good training."""
@@ -176,6 +178,32 @@ class AppState(param.Parameterized):
 
 def _now(work: Callable[[], None]) -> None:
     work()
+
+
+def preset_inputs(name: str, budget_size: int = AppState.budget_size) -> dict:
+    """The training inputs a preset sets; a preset without a budget keeps `budget_size` (unused by "no limit")."""
+    preset = PRESETS[name]
+    text, split = join_documents(preset.documents)
+    settings = preset.settings
+    if settings.vocab_size is not None:
+        budget, size = "vocab size", settings.vocab_size
+    elif settings.merges is not None:
+        budget, size = "merges", settings.merges
+    else:
+        budget, size = "no limit", budget_size
+    return dict(
+        corpus_text=text, split=split, alphabet=settings.alphabet, pretokenizer=settings.pretokenizer,
+        tie=settings.tie, specials=settings.specials, min_frequency=settings.min_frequency,
+        budget=budget, budget_size=size,
+    )
+
+
+def training_settings(alphabet: str, pretokenizer: str, tie: str, specials: str, min_frequency: int, budget: str,
+                      budget_size: int) -> bpe.Settings:
+    """bpe.Settings from the page's inputs; bpe.SettingsError says what is wrong with them."""
+    sizes = {"merges": {"merges": budget_size}, "vocab size": {"vocab_size": budget_size}}
+    return bpe.Settings(alphabet=alphabet, pretokenizer=pretokenizer, tie=tie, specials=specials,
+                        min_frequency=min_frequency, **sizes.get(budget, {}))
 
 
 def early_stop_note(training: bpe.Training) -> str:
