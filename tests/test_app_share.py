@@ -266,3 +266,10 @@ def test_a_link_that_is_not_canonical_is_rewritten_not_added():
     state, browser = AppState(), Browser()
     browser.open(state, f"preset={DEFAULT_PRESET}&round=0&utm_source=x")
     assert browser.history == [""]
+
+
+def test_a_text_a_link_may_not_hold_is_left_out_and_says_why():
+    state = AppState(preset="course")
+    state.encode_text = "<b>bold</b>"
+    assert "text=" not in state_to_query(state)
+    assert share.left_out(state) == ["the encoded text (it holds HTML, which this page never takes from a link)"]

@@ -96,19 +96,23 @@ def state_to_query(state) -> str:
 
 
 def left_out(state) -> list[str]:
-    """What of the state's view a link cannot hold, as phrases for a sentence ([] when it holds it all)."""
-    limits = {"corpus_text": f"the corpus (a link holds at most {CORPUS_LIMIT:,} characters of it)",
-              "encode_text": f"the encoded text (a link holds at most {TEXT_LIMIT:,} characters of it)"}
-    return [limits[name] for name in _unsharable(state)]
+    """What of the state's view a link cannot hold, and why, as phrases for a sentence ([] when it holds it all)."""
+    return [f"{WHAT[name]} ({reason})" for name, reason in _unsharable(state).items()]
 
 
-def _unsharable(state) -> list[str]:
+WHAT = {"corpus_text": "the corpus", "encode_text": "the encoded text"}
+
+
+def _unsharable(state) -> dict[str, str]:
+    """{input: why a link cannot hold it} for the corpus and the encoded text."""
     base = baseline(state.preset)
-    out = []
+    out = {}
     for name, limit in (("corpus_text", CORPUS_LIMIT), ("encode_text", TEXT_LIMIT)):
         value = getattr(state, name)
-        if value != base[name] and (len(value) > limit or _problem(value)):
-            out.append(name)
+        if value != base[name] and len(value) > limit:
+            out[name] = f"a link holds at most {limit:,} characters of it"
+        elif value != base[name] and _problem(value):
+            out[name] = f"it holds {_problem(value)}"
     return out
 
 
@@ -146,7 +150,7 @@ def _fields(query: str) -> dict[str, str]:
     fields: dict[str, str] = {}
     for key, value in pairs:
         if _HTML.search(key) or _HTML.search(value):
-            raise LinkError("it holds HTML, which this page never shows as such")
+            raise LinkError("it holds HTML, which this page never takes from a link")
         if key not in INPUTS:
             continue
         if key in fields:
@@ -197,7 +201,7 @@ def _base64_text(value: str) -> str:
 def _problem(text: str) -> str:
     """What makes a text unfit for a link ("" when nothing does)."""
     if _HTML.search(text):
-        return "HTML, which this page never shows as such"
+        return "HTML, which this page never takes from a link"
     if _CONTROL.search(text):
         return "control characters"
     try:
