@@ -247,14 +247,22 @@ def wheel_bytes(files: dict[str, bytes], dist: str, version: str, requires: list
     return buffer.getvalue()
 
 
+def served_apart() -> list[Path]:
+    """Real tokenizers' rank tables (1.5 MB): left out of the start-up bundle and served as
+    dist/assets/<file>, which the page fetches only when a comparison is first asked for."""
+    return sorted((ROOT / "bpe" / "real").glob("*.ranks.gz"))
+
+
 def build_bpe_wheel(out_dir: Path) -> Path:
-    """The bpe wheel, from this repo's pyproject.toml (pure Python, no dependencies)."""
+    """The bpe wheel, from this repo's pyproject.toml (pure Python, no dependencies), without
+    the files `served_apart`."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     name, version = project["name"], project["version"]
     package_dir = ROOT / name
     files = {str(path.relative_to(ROOT)): path.read_bytes()
              for path in sorted(package_dir.rglob("*"))
-             if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".pyo")}
+             if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".pyo")
+             and path not in served_apart()}
     if not any(f.endswith("__init__.py") for f in files):
         files[f"{name}/__init__.py"] = b""
     out = out_dir / f"{name}-{version}-py3-none-any.whl"
@@ -691,6 +699,10 @@ def _assemble(out: Path, pyodide_pkg: Path, wheels: dict[str, Path], stdlib: Pat
     packages_bundle = cached_bundle([wheels[name] for name in bundled], SITE_PACKAGES)
     shutil.copy2(packages_bundle, pyo / PACKAGES_BUNDLE)
     (out / APP_BUNDLE).write_bytes(make_bundle(archive_members(app_zip, APP_DIR)))
+
+    (out / "assets").mkdir()
+    for path in served_apart():
+        shutil.copy2(path, out / "assets" / path.name)
 
     # The page: Panel's prerendered HTML, pointed at local JS/CSS.
     html = patch_page((converted / "app.html").read_text(), panel_version, bokeh_version)
