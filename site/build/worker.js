@@ -106,6 +106,7 @@ async function startApplication() {
   }
   pyodide.runPython("import importlib; importlib.invalidate_caches()");
   console.log(`[bpe] wrote ${files} files`);
+  mark("written");
   // numpy's shared libraries are compiled asynchronously (off this thread) while Python imports
   // modules that do not need them; otherwise `import numpy` compiles them synchronously.
   // loadDynlib is Pyodide's internal API (the one loadPackage uses), fine with a pinned Pyodide.
@@ -115,6 +116,7 @@ async function startApplication() {
     }
   })().catch((error) => console.warn("preloading shared libraries failed; numpy will load them itself", error));
   pyodide.runPython(`import ${CONFIG.import_first.join(", ")}`);
+  mark("imported-first");
   await preloading;
   mark("packages");
   status("Starting the app");
