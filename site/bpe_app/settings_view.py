@@ -37,7 +37,7 @@ class SettingsView(pn.viewable.Viewer):
                                    sizing_mode="stretch_width")
         upload.param.watch(lambda event: state.load_upload(upload.filename or "the file", event.new), "value")
         budget_size = widgets.IntInput.from_param(p.budget_size, name="how many", start=0, width=110,
-                                                  disabled=p.budget.rx() == "no limit")
+                                                  disabled=p.budget.rx() == "no limit", css_classes=["budget-size"])
         self._layout = pn.Column(
             widgets.Select.from_param(p.preset, name="Preset", css_classes=["preset-select"],
                                       sizing_mode="stretch_width"),

@@ -1,0 +1,109 @@
+"""What the issue asks a learner to see, checked in the built site: the explainer's figures,
+the course's tie, the tie rule, the arrow keys, and the slider following a retraining."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import INTERACTIVE_TIMEOUT_MS
+
+DEEP = """
+window.bpeDeepAll = (selector, root = document) => {
+  const found = [...root.querySelectorAll(selector)];
+  for (const node of root.querySelectorAll('*')) {
+    if (node.shadowRoot) found.push(...window.bpeDeepAll(selector, node.shadowRoot));
+  }
+  return found;
+};
+window.bpeText = (selector) => window.bpeDeepAll(selector).map((e) => e.textContent).join(' ');
+window.bpeWinnerIds = () => window.bpeDeepAll('.bpe-candidates tr.bpe-winner .bpe-chip').map((c) => c.dataset.id);
+window.bpeWinnerTexts = () => window.bpeDeepAll('.bpe-candidates tr.bpe-winner .bpe-chip').map((c) => c.textContent);
+"""
+
+
+@pytest.fixture(scope="module")
+def page(browser, site_url):
+    context = browser.new_context()
+    context.add_init_script(DEEP)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.goto(site_url)
+    page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=INTERACTIVE_TIMEOUT_MS)
+    yield page
+    context.close()
+
+
+def choose_preset(page, name: str) -> None:
+    page.locator(".preset-select select").first.select_option(name)
+    page.wait_for_function("() => /Round 0 of/.test(window.bpeText('.bpe-caption'))", timeout=60_000)
+
+
+def go_to_round(page, wanted: int) -> None:
+    """Step with the arrow keys, from wherever the page is, until the caption says `wanted`."""
+    page.locator(".bpe-caption").first.click()  # focus off any input, so the keys reach the page
+    current = int(re.search(r"Round (\d+) of", page.evaluate("() => window.bpeText('.bpe-caption')")).group(1))
+    for _ in range(abs(wanted - current)):
+        page.keyboard.press("ArrowRight" if wanted > current else "ArrowLeft")
+    page.wait_for_function("(k) => new RegExp('Round ' + k + ' of').test(window.bpeText('.bpe-caption'))", arg=wanted)
+
+
+def pieces(page) -> int:
+    return int(re.search(r"(\d+) pieces", page.evaluate("() => window.bpeText('.bpe-corpus-summary')")).group(1))
+
+
+def test_explainer_round_one_stars_a_l_and_round_six_has_59_pieces(page):
+    choose_preset(page, "explainer")
+    assert pieces(page) == 137
+    go_to_round(page, 1)
+    assert page.evaluate("() => window.bpeWinnerTexts()") == ["a", "l", "al"]
+    winner_row = page.evaluate("() => window.bpeText('.bpe-candidates tr.bpe-winner')")
+    assert "★" in winner_row and "19" in winner_row
+    go_to_round(page, 6)
+    assert pieces(page) == 59
+
+
+def test_walkable_at_round_six_is_walk_a_b_l_e(page):
+    box = page.locator(".encode-input input").first
+    box.fill("")
+    box.press_sequentially("walkable", delay=20)
+    page.wait_for_function(
+        "() => window.bpeDeepAll('.bpe-encoded .bpe-chip').map((c) => c.textContent).join('|') === 'walk|a|b|l|e'")
+
+
+def test_course_round_two_has_three_pairs_tied_at_one_and_97_98_wins(page):
+    choose_preset(page, "course")
+    go_to_round(page, 2)
+    assert page.evaluate("() => window.bpeDeepAll('.bpe-candidates tr.bpe-tied').length") == 3
+    assert page.evaluate("() => window.bpeWinnerIds()")[:2] == ["97", "98"]
+    assert "3 pairs tied at 1" in page.evaluate("() => window.bpeText('.bpe-tie')")
+
+
+def test_changing_the_tie_rule_changes_the_winner(page):
+    page.locator(".tie-select select").first.select_option("largest-text")
+    # b + a beats aa + a and a + b: its left text, "b", is the largest
+    page.wait_for_function("() => window.bpeWinnerIds().slice(0, 2).join(',') === '98,97'", timeout=60_000)
+    page.locator(".tie-select select").first.select_option("smallest")
+    page.wait_for_function("() => window.bpeWinnerIds().slice(0, 2).join(',') === '97,98'", timeout=60_000)
+
+
+def test_arrow_keys_move_the_round_both_ways(page):
+    go_to_round(page, 2)
+    go_to_round(page, 0)
+    assert pieces(page) == 6
+
+
+def test_the_slider_reaches_the_last_round_after_retraining(page):
+    choose_preset(page, "explainer")
+    go_to_round(page, 10)
+    size = page.locator(".budget-size input").first
+    size.fill("12")
+    size.press("Enter")
+    page.wait_for_function("() => /of 12/.test(window.bpeText('.bpe-caption'))", timeout=60_000)
+    handle = page.locator(".round-slider .noUi-handle").first
+    handle.focus()
+    assert handle.get_attribute("aria-valuemax") in ("12", "12.0")
+    for _ in range(3):  # one past the end: the slider stops at the last round
+        handle.press("ArrowRight")
+    page.wait_for_function("() => /Round 12 of 12/.test(window.bpeText('.bpe-caption'))")
