@@ -27,6 +27,20 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 # Cold start is ~10 s on a 2-core machine; leave room for a loaded CI machine.
 INTERACTIVE_TIMEOUT_MS = 120_000
 
+# Panel renders into nested shadow roots; these helpers find elements at any depth.
+DEEP_HELPERS = """
+window.bpeDeepAll = (selector, root = document) => {
+  const found = [...root.querySelectorAll(selector)];
+  for (const node of root.querySelectorAll('*')) {
+    if (node.shadowRoot) found.push(...window.bpeDeepAll(selector, node.shadowRoot));
+  }
+  return found;
+};
+window.bpeText = (selector) => window.bpeDeepAll(selector).map((e) => e.textContent).join(' ');
+window.bpeChipText = (container) =>
+  window.bpeDeepAll(container + ' .bpe-chip').map((chip) => chip.textContent).join('');
+"""
+
 
 def _load_build_script():
     spec = importlib.util.spec_from_file_location("bpe_build_script", ROOT / "build.py")

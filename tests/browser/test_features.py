@@ -8,26 +8,12 @@ css classes encode-input, preset-select, next-round, prev-round, round-slider.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
-INTERACTIVE_TIMEOUT_MS = 120_000
+from conftest import DEEP_HELPERS, INTERACTIVE_TIMEOUT_MS, OUTPUT
 
-# Panel renders into nested shadow roots; these helpers find elements at any depth.
-DEEP_HELPERS = """
-window.bpeDeepAll = (selector, root = document) => {
-  const found = [...root.querySelectorAll(selector)];
-  for (const node of root.querySelectorAll('*')) {
-    if (node.shadowRoot) found.push(...window.bpeDeepAll(selector, node.shadowRoot));
-  }
-  return found;
-};
-window.bpeChipText = (container) =>
-  window.bpeDeepAll(container + ' .bpe-chip').map((chip) => chip.textContent).join('');
-"""
 VISIBLE_SPACE = "␣"
 
 

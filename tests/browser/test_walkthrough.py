@@ -5,19 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
 
-from conftest import INTERACTIVE_TIMEOUT_MS
+from conftest import DEEP_HELPERS, INTERACTIVE_TIMEOUT_MS
 
-DEEP = """
-window.bpeDeepAll = (selector, root = document) => {
-  const found = [...root.querySelectorAll(selector)];
-  for (const node of root.querySelectorAll('*')) {
-    if (node.shadowRoot) found.push(...window.bpeDeepAll(selector, node.shadowRoot));
-  }
-  return found;
-};
-window.bpeText = (selector) => window.bpeDeepAll(selector).map((e) => e.textContent).join(' ');
+DEEP = DEEP_HELPERS + """
 window.bpeWinnerIds = () => window.bpeDeepAll('.bpe-candidates tr.bpe-winner .bpe-chip').map((c) => c.dataset.id);
 window.bpeWinnerTexts = () => window.bpeDeepAll('.bpe-candidates tr.bpe-winner .bpe-chip').map((c) => c.textContent);
 """
