@@ -107,6 +107,10 @@ class Tokenizer:
         limit = len(self.merges) if rounds is None else min(rounds, len(self.merges))
         cache = self._cache.setdefault(limit, {})
         chunks = self._split(text)
+        try:  # warm: every chunk cached, no set of the chunks needed
+            return list(chain.from_iterable(map(cache.__getitem__, chunks)))
+        except KeyError:
+            pass
         missing = set(chunks).difference(cache)
         if len(cache) + len(missing) > CACHE_LIMIT:
             cache.clear()
