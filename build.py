@@ -762,6 +762,21 @@ def _assemble(out: Path, pyodide_pkg: Path, wheels: dict[str, Path], stdlib: Pat
     }
     worker = (BUILD_ASSETS / "worker.js").read_text().replace("__CONFIG__", json.dumps(config, indent=2))
     (out / "app.js").write_text(worker)
+    disarm_cdn_defaults(out)
+
+
+#: CDN addresses that vendored JavaScript keeps as defaults for paths this site never takes
+#: (Pyodide's indexURL, which the worker always passes; Bokeh's MathJax and icon font).
+CDN_ADDRESS = re.compile(r"https://(cdn\.jsdelivr\.net|cdn\.bokeh\.org|unpkg\.com|cdn\.holoviz\.org)/")
+
+
+def disarm_cdn_defaults(out: Path) -> None:
+    """Point those defaults at a local path that does not exist, so that if one is ever taken the
+    request fails on 127.0.0.1 instead of leaving the machine, and dist/ names no outside host."""
+    for path in [*out.rglob("*.js"), *out.rglob("*.html")]:
+        text = path.read_text(encoding="utf-8")
+        if CDN_ADDRESS.search(text):
+            path.write_text(CDN_ADDRESS.sub(r"./no-cdn/\1/", text), encoding="utf-8")
 
 
 # --------------------------------------------------------------------------- serve

@@ -40,19 +40,16 @@ def go_to_round(page, wanted: int) -> None:
     page.wait_for_function("(k) => new RegExp('Round ' + k + ' of').test(window.bpeText('.bpe-caption'))", arg=wanted)
 
 
-def pieces(page) -> int:
-    return int(re.search(r"(\d+) pieces", page.evaluate("() => window.bpeText('.bpe-corpus-summary')")).group(1))
-
-
 def test_explainer_round_one_stars_a_l_and_round_six_has_59_pieces(page):
     choose_preset(page, "explainer")
-    assert pieces(page) == 137
+    page.wait_for_function("() => /\\b137 pieces/.test(window.bpeText('.bpe-corpus-summary'))")
     go_to_round(page, 1)
-    assert page.evaluate("() => window.bpeWinnerTexts()") == ["a", "l", "al"]
+    # The panes update one after another: wait for the table, not just the caption.
+    page.wait_for_function("() => window.bpeWinnerTexts().join('|') === 'a|l|al'")
     winner_row = page.evaluate("() => window.bpeText('.bpe-candidates tr.bpe-winner')")
     assert "★" in winner_row and "19" in winner_row
     go_to_round(page, 6)
-    assert pieces(page) == 59
+    page.wait_for_function("() => /\\b59 pieces/.test(window.bpeText('.bpe-corpus-summary'))")
 
 
 def test_walkable_at_round_six_is_walk_a_b_l_e(page):
@@ -66,8 +63,8 @@ def test_walkable_at_round_six_is_walk_a_b_l_e(page):
 def test_course_round_two_has_three_pairs_tied_at_one_and_97_98_wins(page):
     choose_preset(page, "course")
     go_to_round(page, 2)
-    assert page.evaluate("() => window.bpeDeepAll('.bpe-candidates tr.bpe-tied').length") == 3
-    assert page.evaluate("() => window.bpeWinnerIds()")[:2] == ["97", "98"]
+    page.wait_for_function("() => window.bpeDeepAll('.bpe-candidates tr.bpe-tied').length === 3")
+    page.wait_for_function("() => window.bpeWinnerIds().slice(0, 2).join(',') === '97,98'")
     assert "3 pairs tied at 1" in page.evaluate("() => window.bpeText('.bpe-tie')")
 
 
@@ -82,7 +79,7 @@ def test_changing_the_tie_rule_changes_the_winner(page):
 def test_arrow_keys_move_the_round_both_ways(page):
     go_to_round(page, 2)
     go_to_round(page, 0)
-    assert pieces(page) == 6
+    page.wait_for_function("() => /\\b6 pieces/.test(window.bpeText('.bpe-corpus-summary'))")
 
 
 def test_the_slider_reaches_the_last_round_after_retraining(page):
