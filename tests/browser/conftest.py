@@ -42,6 +42,13 @@ window.bpeChipText = (container) =>
 """
 
 
+def open_site(page, url: str) -> None:
+    """Load the site in a page made for one test module and wait until the worker's document is live."""
+    page.set_default_timeout(30_000)
+    page.goto(url)
+    page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=INTERACTIVE_TIMEOUT_MS)
+
+
 def _load_build_script():
     spec = importlib.util.spec_from_file_location("bpe_build_script", ROOT / "build.py")
     module = importlib.util.module_from_spec(spec)

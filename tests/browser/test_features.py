@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import DEEP_HELPERS, INTERACTIVE_TIMEOUT_MS, OUTPUT
+from conftest import DEEP_HELPERS, OUTPUT, open_site
 
 VISIBLE_SPACE = "␣"
 
@@ -22,13 +22,11 @@ def shared(browser, site_url):
     context = browser.new_context()
     context.add_init_script(DEEP_HELPERS)
     page = context.new_page()
-    page.set_default_timeout(30_000)
     requests, errors = [], []
     page.on("request", lambda request: requests.append(request.url))
     page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
     page.on("console", lambda message: message.type == "error" and errors.append(message.text[:2000]))
-    page.goto(site_url)
-    page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=INTERACTIVE_TIMEOUT_MS)
+    open_site(page, site_url)
     yield page, requests, errors
     OUTPUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUTPUT / "site-features.png"), full_page=True)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import DEEP_HELPERS, INTERACTIVE_TIMEOUT_MS
+from conftest import DEEP_HELPERS, open_site
 
 DEEP = DEEP_HELPERS + """
 window.bpeWinnerIds = () => window.bpeDeepAll('.bpe-candidates tr.bpe-winner .bpe-chip').map((c) => c.dataset.id);
@@ -19,9 +19,7 @@ def page(browser, site_url):
     context = browser.new_context()
     context.add_init_script(DEEP)
     page = context.new_page()
-    page.set_default_timeout(30_000)
-    page.goto(site_url)
-    page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=INTERACTIVE_TIMEOUT_MS)
+    open_site(page, site_url)
     yield page
     context.close()
 
