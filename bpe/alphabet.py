@@ -15,14 +15,19 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
+from .errors import lone_surrogate
+
 #: Stands for a character outside a `chars` alphabet; no merge ever involves it.
 UNKNOWN = chr(0x10FFFF)
 
 
 class _Ids(dict):
-    """A `str.translate` table that sends every unlisted character to UNKNOWN."""
+    """A `str.translate` table that sends every unlisted character to UNKNOWN, and refuses a
+    lone surrogate (only unlisted characters reach here, so the check costs known text nothing)."""
 
     def __missing__(self, code_point: int) -> str:
+        if 0xD800 <= code_point <= 0xDFFF:
+            raise lone_surrogate(chr(code_point))
         return UNKNOWN
 
 
@@ -39,6 +44,9 @@ class Alphabet:
         seen: set[str] = set()
         for document in documents:
             seen.update(document)
+        for char in seen:
+            if "\ud800" <= char <= "\udfff":
+                raise lone_surrogate(char)
         return cls("chars", "".join(sorted(seen)))
 
     @property
@@ -46,20 +54,19 @@ class Alphabet:
         """The bytes of each base id, index = id."""
         if self.kind == "bytes":
             return [bytes([value]) for value in range(256)]
-        return [char.encode("utf-8", "surrogatepass") for char in self.chars]
+        return [char.encode("utf-8") for char in self.chars]
 
     def sequence(self, chunk: str) -> str:
         """A chunk as a sequence of base ids (see `sequence.py`).
 
-        Raises ValueError for a lone surrogate under `bytes`: UTF-8 cannot hold one."""
+        Raises TextError for a lone surrogate, under either alphabet: it is no character,
+        and UTF-8 (so a saved tokenizer, and decoding) cannot hold one."""
         if self.kind == "chars":
             return chunk.translate(self._table)
         try:
             return chunk.encode("utf-8").decode("latin-1")
         except UnicodeEncodeError as error:
-            raise ValueError(
-                f"the text has a lone surrogate (U+{ord(chunk[error.start]):04X}), which UTF-8 cannot encode"
-            ) from None
+            raise lone_surrogate(chunk[error.start]) from None
 
     @property
     def _table(self) -> _Ids:

@@ -1,19 +1,20 @@
 """The command line: `python3 -m bpe train|encode|decode|presets|export|import`.
 
 A user error (missing file, invalid setting, undecodable file, bad tokenizer
-file) prints one line on stderr and exits 2, and leaves no partial output file.
+file, unwritable output) prints one line on stderr and exits 2, and writes no
+output file; anything else is a bug and shows its traceback. Output cut short
+by a closed pipe (`| head`) stops quietly, as Unix tools do.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import re
 import sys
-import tempfile
 from pathlib import Path
 
-from . import files, formats
+from . import documents, files, formats, textio
+from .errors import UserInputError
 from .presets import PRESETS
 from .pretokenize import PRETOKENIZERS
 from .settings import ALPHABETS, SPECIALS, TIES, Settings
@@ -21,7 +22,7 @@ from .tokenizer import render
 from .training import ALGORITHMS, Training, train
 
 
-class UserError(Exception):
+class UserError(UserInputError):
     """Something the user can fix; its message is the one line we print."""
 
 
@@ -30,26 +31,14 @@ class _Parser(argparse.ArgumentParser):
         raise UserError(f"{message} (see --help)")
 
 
-def _split_documents(text: str, mode: str) -> list[str]:
-    """file: the whole text; line: each non-empty line; paragraph: blocks between blank lines."""
-    if mode == "file":
-        return [text]
-    if mode == "line":
-        return [line for line in text.splitlines() if line]
-    return [block.strip("\n") for block in re.split(r"\n[ \t]*\n", text) if block.strip("\n")]
-
-
-def _read_text(path: str) -> str:
+def _read_json(path: str):
+    """A JSON file's value, or UserError saying why it is not JSON."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UserError(f"{path}: is a directory, not a text file") from None
-    except UnicodeDecodeError as error:
-        raise UserError(f"{path}: not UTF-8 text (byte {error.start} cannot be decoded)") from None
-    except OSError as error:
-        raise UserError(f"{path}: {error.strerror}") from None
+        return json.loads(textio.read_text(path))
+    except json.JSONDecodeError as error:
+        raise UserError(f"{path}: invalid JSON ({error})") from None
+    except RecursionError:
+        raise UserError(f"{path}: invalid JSON (nested too deeply)") from None
 
 
 def _settings(args: argparse.Namespace, base: Settings) -> Settings:
@@ -73,13 +62,12 @@ def _corpus(args: argparse.Namespace) -> tuple[list[str], Settings]:
         if args.preset not in PRESETS:
             raise UserError(f"unknown preset {args.preset!r}; `python3 -m bpe presets` lists them")
         preset = PRESETS[args.preset]
-    documents: list[str] = []
-    for path in args.files:
-        documents += _split_documents(_read_text(path), args.documents or "file")
-    documents += args.text
-    if not documents and not args.files and preset is not None:
-        documents = list(preset.documents)
-    return documents, _settings(args, preset.settings if preset else Settings(merges=256))
+    texts = [textio.decode(data, path) for path, data in textio.read_all(args.files)]
+    found = [doc for text in texts for doc in documents.split(text, args.documents or "file")]
+    found += [textio.argument(text, "--text") for text in args.text]
+    if not found and not args.files and preset is not None:
+        found = list(preset.documents)
+    return found, _settings(args, preset.settings if preset else Settings(merges=256))
 
 
 def _merge_rows(training: Training) -> list[dict]:
@@ -109,28 +97,13 @@ def _print_table(training: Training) -> None:
         print(f"{row['rank']:>5} {row['id']:>6} {row['count']:>8} {row['replacements']:>8} {row['ties']:>5}  {row['text']!r}")
 
 
-def _write_atomically(path: str, text: str) -> None:
-    """Write to a temporary file beside the target, then rename: never a partial file."""
-    target = Path(path)
-    if not target.parent.is_dir():
-        raise UserError(f"{path}: the folder {target.parent} does not exist")
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temp, target)
-    except BaseException:
-        os.unlink(temp)
-        raise
-
-
 def command_train(args: argparse.Namespace) -> None:
     documents, settings = _corpus(args)
     training = train(documents, settings, args.algorithm)
     if not training.corpus.chunks:
         print("bpe: the corpus is empty: no merges learned", file=sys.stderr)
-    if args.out:
-        _write_atomically(args.out, files.dumps(training))
+    if args.out is not None:
+        textio.write_files({args.out: files.dumps(training)}, inputs=args.files)
     if args.trace:
         _print_trace(training)
     elif args.json:
@@ -145,12 +118,12 @@ def command_train(args: argparse.Namespace) -> None:
 
 
 def _load(path: str) -> files.Saved:
-    return files.loads(_read_text(path))
+    return files.loads(textio.read_text(path))
 
 
 def command_encode(args: argparse.Namespace) -> None:
     tokenizer = _load(args.tokenizer).tokenizer
-    text = sys.stdin.read() if args.text is None else args.text
+    text = textio.read_stdin() if args.text is None else textio.argument(args.text, "the text")
     if args.rounds is not None and not 0 <= args.rounds <= len(tokenizer.merges):
         raise UserError(f"--rounds must be from 0 to {len(tokenizer.merges)}, not {args.rounds}")
     pieces = tokenizer.pieces(text, args.rounds)
@@ -174,7 +147,7 @@ def command_export(args: argparse.Namespace) -> None:
     """tokenizer.json for Hugging Face tokenizers, or a tiktoken rank file plus its Encoding arguments."""
     tokenizer = _load(args.tokenizer).tokenizer
     if args.format == "hf":
-        _write_atomically(args.out, formats.to_hf_json(tokenizer))
+        textio.write_files({args.out: formats.to_hf_json(tokenizer)}, inputs=[args.tokenizer])
         print(f"wrote {args.out}: tokenizers.Tokenizer.from_file reads it "
               f"({len(tokenizer.vocab)} ids, {len(tokenizer.merges)} merges)")
         if tokenizer.alphabet.kind == "chars":
@@ -183,8 +156,8 @@ def command_export(args: argparse.Namespace) -> None:
         return
     name = args.name or Path(args.out).name.split(".")[0] or "bpe"
     ranks, encoding_args = formats.to_tiktoken(tokenizer, name)
-    _write_atomically(args.out, ranks)
-    _write_atomically(args.out + ".json", json.dumps(encoding_args, ensure_ascii=False, indent=1) + "\n")
+    textio.write_files({args.out: ranks, args.out + ".json": json.dumps(encoding_args, ensure_ascii=False, indent=1) + "\n"},
+                       inputs=[args.tokenizer])
     print(f"wrote {args.out} ({len(tokenizer.vocab) - len(tokenizer.specials)} ranks) and {args.out}.json "
           "(name, pat_str, special_tokens): tiktoken.Encoding(mergeable_ranks=tiktoken.load.load_tiktoken_bpe(PATH), **args); "
           "with TIKTOKEN_CACHE_DIR= set empty, tiktoken does not cache the file by its path")
@@ -193,23 +166,14 @@ def command_export(args: argparse.Namespace) -> None:
 def command_import(args: argparse.Namespace) -> None:
     """A byte-level BPE tokenizer.json or tiktoken rank file, as our tokenizer file."""
     if args.format == "hf":
-        try:
-            data = json.loads(_read_text(args.path))
-        except json.JSONDecodeError as error:
-            raise UserError(f"{args.path}: not a tokenizer.json (invalid JSON: {error})") from None
-        imported = formats.from_hf(data, args.pretokenizer)
+        imported = formats.from_hf(_read_json(args.path), args.pretokenizer)
     else:
-        encoding_args = None
-        if Path(args.path + ".json").is_file():
-            try:
-                encoding_args = json.loads(_read_text(args.path + ".json"))
-            except json.JSONDecodeError as error:
-                raise UserError(f"{args.path}.json: invalid JSON ({error})") from None
-        imported = formats.from_tiktoken(_read_text(args.path), encoding_args, args.pretokenizer)
+        encoding_args = _read_json(args.path + ".json") if Path(args.path + ".json").is_file() else None
+        imported = formats.from_tiktoken(textio.read_text(args.path), encoding_args, args.pretokenizer)
     for note in imported.notes:
         print(f"bpe: note: {note}", file=sys.stderr)
     saved = imported.saved
-    _write_atomically(args.out, files.dumps(saved))
+    textio.write_files({args.out: files.dumps(saved)}, inputs=[args.path, args.path + ".json"])
     print(f"wrote {args.out}: {len(saved.merges)} merges, pre-tokenizer {saved.settings.pretokenizer}, "
           f"specials {saved.settings.specials}")
 
@@ -222,7 +186,9 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files")
     t.add_argument("--text", action="append", default=[], metavar="DOC", help="one document (repeatable)")
     t.add_argument("--preset", help="a preset's corpus and settings; explicit flags override them")
-    t.add_argument("--documents", choices=("file", "line", "paragraph"), help="how FILEs split into documents")
+    t.add_argument("--documents", choices=documents.MODES,
+                   help="how FILEs split into documents: file (whole), line (at \\n; the line ending is dropped), "
+                        "paragraph (at blank lines)")
     t.add_argument("--alphabet", choices=ALPHABETS)
     t.add_argument("--pretokenizer", choices=PRETOKENIZERS)
     t.add_argument("--tie", choices=TIES)
@@ -273,9 +239,22 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         args.handler(args)
-    except (UserError, ValueError) as error:  # SettingsError and TokenizerFileError are ValueErrors
+        sys.stdout.flush()  # so that a closed pipe is noticed here, not at exit
+    except UserInputError as error:
         print(f"bpe: error: {error}", file=sys.stderr)
         return 2
+    except MemoryError:
+        print("bpe: error: not enough memory for this input; use a smaller corpus", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        _stop_writing()
+        return 141  # what a shell reports for a program stopped by SIGPIPE
     except KeyboardInterrupt:
         return 130
     return 0
+
+
+def _stop_writing() -> None:
+    """The reader went away: send what is still buffered nowhere, so exit prints no second error."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

@@ -16,6 +16,7 @@ import functools
 import json
 
 from .alphabet import Alphabet
+from .errors import UserInputError
 from .merge import Merge
 from .settings import Settings, SettingsError
 from .tokenizer import Tokenizer, render
@@ -23,10 +24,16 @@ from .tokenizer import Tokenizer, render
 FORMAT = "bpe-tokenizer"
 VERSION = 1
 _MERGE_FIELDS = ("rank", "left", "right", "id", "count", "replacements", "ties")
+#: Counts above this are no count a corpus could give.
+MAX_COUNT = 1 << 63
+#: The most bytes all of a file's tokens may hold together. A merge can double a token's length,
+#: so 40 merges in a 4 KB file could ask for a terabyte; a real tokenizer needs far less
+#: (cl100k_base's 100k tokens hold 0.7 MB).
+MAX_VOCAB_BYTES = 256 << 20
 
 
-class TokenizerFileError(ValueError):
-    """A tokenizer file that cannot be read; the message says what is wrong."""
+class TokenizerFileError(UserInputError):
+    """A tokenizer file that cannot be read; the message names the field that is wrong."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,24 +73,82 @@ def loads(text: str) -> Saved:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise TokenizerFileError(f"not a tokenizer file: invalid JSON ({error})") from None
+    except RecursionError:
+        raise TokenizerFileError("not a tokenizer file: its JSON is nested too deeply") from None
     return from_dict(data)
+
+
+def _whole(value) -> bool:
+    """A JSON whole number (true and false are not numbers here)."""
+    return type(value) is int
 
 
 def from_dict(data) -> Saved:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TokenizerFileError(f'not a tokenizer file: "format" must be "{FORMAT}"')
-    if data.get("version") != VERSION:
-        raise TokenizerFileError(f"unsupported tokenizer file version {data.get('version')!r}; this bpe reads version {VERSION}")
+    version = data.get("version")
+    if not _whole(version) or version != VERSION:
+        raise TokenizerFileError(f"unsupported tokenizer file version {version!r}; this bpe reads version {VERSION}")
     for field in ("settings", "alphabet", "specials", "merges", "corpus_sha256"):
         if field not in data:
             raise TokenizerFileError(f'the tokenizer file has no "{field}" field')
+    settings = _read_settings(data["settings"])
+    alphabet = _read_alphabet(data["alphabet"], settings)
+    base_size = len(alphabet.symbols)
+    first_id = settings.first_merge_id(base_size)
+    _read_specials(data["specials"], settings, base_size)
+    merges = _read_merges(data["merges"], base_size, first_id)
+    _check_budget(settings, first_id, len(merges))
+    _check_vocab_bytes(merges, alphabet.symbols, settings)
+    return Saved(settings, alphabet, merges, _read_hash(data["corpus_sha256"]))
+
+
+def _read_settings(data) -> Settings:
+    if not isinstance(data, dict):
+        raise TokenizerFileError('"settings" must be an object')
     try:
-        settings = Settings(**data["settings"])
+        return Settings(**data)
     except (TypeError, SettingsError) as error:
         raise TokenizerFileError(f"the tokenizer file's settings are invalid: {error}") from None
-    alphabet = _read_alphabet(data["alphabet"], settings)
-    merges = _read_merges(data["merges"], len(alphabet.symbols), settings.first_merge_id(len(alphabet.symbols)))
-    return Saved(settings, alphabet, merges, str(data["corpus_sha256"]))
+
+
+def _check_budget(settings: Settings, first_id: int, merges: int) -> None:
+    try:
+        allowed = settings.max_merges(first_id)
+    except SettingsError as error:
+        raise TokenizerFileError(f"the tokenizer file's settings are invalid: {error}") from None
+    if merges > allowed:
+        raise TokenizerFileError(f'the file has {merges} merges, more than its "settings" budget allows ({allowed})')
+
+
+def _read_specials(data, settings: Settings, base_size: int) -> None:
+    """The specials are derived from the settings; the field must say the same."""
+    expected = [{"id": base_size + i, "text": name} for i, name in enumerate(settings.special_tokens)]
+    if data != expected or any(not _whole(item["id"]) for item in data):
+        raise TokenizerFileError(f'"specials" must be {json.dumps(expected)}, as the settings '
+                                 f'(specials {settings.specials!r}) define them')
+
+
+def _read_hash(value) -> str:
+    if not isinstance(value, str) or (value and not _is_sha256(value)):
+        raise TokenizerFileError('"corpus_sha256" must be 64 hexadecimal digits (or "" for an imported tokenizer)')
+    return value
+
+
+def _is_sha256(value: str) -> bool:
+    return len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+
+
+def _check_vocab_bytes(merges: list[Merge], symbols: list[bytes], settings: Settings) -> None:
+    """Refuse a file whose tokens would hold more than MAX_VOCAB_BYTES, before building any of them."""
+    lengths = [len(symbol) for symbol in symbols] + [len(name.encode()) for name in settings.special_tokens]
+    total = sum(lengths)
+    for merge in merges:
+        lengths.append(lengths[merge.left] + lengths[merge.right])
+        total += lengths[-1]
+        if total > MAX_VOCAB_BYTES:
+            raise TokenizerFileError(f"merge {merge.rank} would take the vocabulary past "
+                                     f"{MAX_VOCAB_BYTES >> 20} MiB of token bytes, the most a tokenizer file may hold")
 
 
 def _read_alphabet(data, settings: Settings) -> Alphabet:
@@ -95,6 +160,8 @@ def _read_alphabet(data, settings: Settings) -> Alphabet:
     chars = data.get("chars")
     if not isinstance(chars, str) or list(chars) != sorted(set(chars)):
         raise TokenizerFileError('a "chars" alphabet must list distinct characters in code-point order')
+    if any("\ud800" <= char <= "\udfff" for char in chars):
+        raise TokenizerFileError('a "chars" alphabet cannot hold a lone surrogate: it is no character')
     return Alphabet("chars", chars)
 
 
@@ -103,7 +170,7 @@ def _read_merges(items, base_size: int, first_id: int) -> list[Merge]:
         raise TokenizerFileError('"merges" must be a list')
     merges, seen = [], set()
     for rank, item in enumerate(items):
-        if not isinstance(item, dict) or any(not isinstance(item.get(f), int) for f in _MERGE_FIELDS):
+        if not isinstance(item, dict) or any(not _whole(item.get(f)) for f in _MERGE_FIELDS):
             raise TokenizerFileError(f"merge {rank} must have whole numbers for {', '.join(_MERGE_FIELDS)}")
         merge = Merge(*(item[f] for f in _MERGE_FIELDS))
         _check_merge(merge, rank, base_size, first_id, seen)
@@ -119,7 +186,9 @@ def _check_merge(merge: Merge, rank: int, base_size: int, first_id: int, seen: s
     for side in (merge.left, merge.right):
         if not 0 <= side < merge.id or side in specials:
             raise TokenizerFileError(f"merge {rank} uses token {side}, which does not exist before id {merge.id}")
+    for field in ("count", "replacements", "ties"):
+        if not 0 <= getattr(merge, field) < MAX_COUNT:
+            raise TokenizerFileError(f"merge {rank}'s {field} must be from 0 to {MAX_COUNT - 1}")
     if (merge.left, merge.right) in seen:
         raise TokenizerFileError(f"merge {rank} repeats the pair ({merge.left}, {merge.right})")
     seen.add((merge.left, merge.right))
-

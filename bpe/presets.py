@@ -11,9 +11,9 @@ Each preset is a corpus (its documents) and the settings its source used.
 from __future__ import annotations
 
 import dataclasses
-import re
 from importlib import resources
 
+from . import documents
 from .settings import Settings
 
 
@@ -58,20 +58,14 @@ EXPLAINER_WORDS = (("walk", 4), ("walked", 5), ("walking", 4), ("talked", 4), ("
                    ("running", 3), ("back", 1))
 
 
-#: A blank line (spaces and tabs allowed on it) between two documents.
-BLANK_LINES = re.compile(r"\r?\n(?:[ \t]*\r?\n)+")
-
-
 def blocks(text: str) -> list[str]:
-    """The text cut at blank lines, each block its own document (merges never cross a blank line).
-
-    The page's "blank lines" split cuts the same way, so such a preset shows as the file it came from.
+    """The text cut at blank lines, each block its own document: `documents.split`'s `paragraph` rule,
+    which the page's "blank lines" split uses too, so such a preset shows as the file it came from.
 
     >>> blocks("a b\\nc\\n\\n\\nd\\n")
     ['a b\\nc', 'd']
     """
-    pieces = (piece.strip("\r\n") for piece in BLANK_LINES.split(text))
-    return [piece for piece in pieces if piece]
+    return documents.paragraphs(text)
 
 
 def _presets() -> dict[str, Preset]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from .errors import UserInputError
 from .pretokenize import PRETOKENIZERS
 
 ALPHABETS = ("bytes", "chars")
@@ -26,7 +27,7 @@ SPECIALS = {
 MAX_VOCAB = 0x10FFFF
 
 
-class SettingsError(ValueError):
+class SettingsError(UserInputError):
     """A setting, or a combination of settings, that cannot work. The message names the option."""
 
 
@@ -47,12 +48,12 @@ class Settings:
         _choose("pretokenizer", self.pretokenizer, PRETOKENIZERS)
         _choose("tie", self.tie, TIES)
         _choose("specials", self.specials, tuple(SPECIALS))
-        if not isinstance(self.min_frequency, int) or self.min_frequency < 1:
+        if type(self.min_frequency) is not int or self.min_frequency < 1:
             raise SettingsError(f"--min-frequency must be a whole number of at least 1, not {self.min_frequency!r}")
         if self.merges is not None and self.vocab_size is not None:
             raise SettingsError("give either --merges or --vocab-size, not both")
         for name, value in (("merges", self.merges), ("vocab-size", self.vocab_size)):
-            if value is not None and (not isinstance(value, int) or not 0 <= value <= MAX_VOCAB):
+            if value is not None and (type(value) is not int or not 0 <= value <= MAX_VOCAB):
                 raise SettingsError(f"--{name} must be a whole number from 0 to {MAX_VOCAB}, not {value!r}")
         if self.specials == "octlm" and self.alphabet != "bytes":
             raise SettingsError("--specials octlm reserves ids 256-260 after the 256 bytes, so it needs --alphabet bytes")

@@ -17,14 +17,32 @@ from collections.abc import Iterable, Sequence
 from itertools import chain
 
 from .alphabet import UNKNOWN, Alphabet
+from .errors import UserInputError
 from .pretokenize import splitter
 from .sequence import pair, pairs
 from .settings import Settings
 
 #: Distinct chunks remembered per number of rounds before the cache starts over.
 CACHE_LIMIT = 100_000
+#: A merge whose token is used by more later merges than this looks at the token's
+#: neighbours instead of trying each of those merges (see `Tokenizer.merge`).
+FEW_USES = 24
 #: Chunks longer than this are cut where no token can span before merging (see `_cut`).
 LONG_CHUNK = 256
+
+
+def _beside(seq: str, token: str, ranks: dict[str, int]) -> set[int]:
+    """The ranks of the pairs that hold `token` in `seq`."""
+    found, at = set(), seq.find(token)
+    while at >= 0:
+        found.add(seq[at - 1:at + 1] if at else "")
+        found.add(seq[at:at + 2])
+        at = seq.find(token, at + 1)
+    return {ranks[p] for p in found if p in ranks}
+
+
+class TokenIdError(UserInputError):
+    """A number given as a token id that this tokenizer does not have."""
 
 
 class Tokenizer:
@@ -52,8 +70,10 @@ class Tokenizer:
 
         A heap holds the ranks of the pairs present; each is applied to the whole
         chunk at once with `str.replace`, the same left-to-right pass training made.
-        Only pairs holding a new token can appear, so only merges using it are
-        pushed: no rescan. A long chunk is first cut where no token can ever span
+        Only pairs holding the new token can appear, so no rescan: the later merges
+        that use the token are tried, or, when there are many (thousands, for a
+        common token of a large vocabulary), the pairs beside its occurrences are
+        looked up instead. A long chunk is first cut where no token can ever span
         (see `_cut`), so each merge pass runs over a short piece."""
         limit = len(self.merges) if rounds is None else rounds
         if len(seq) < 2 or not limit:
@@ -68,17 +88,19 @@ class Tokenizer:
         return self._merge(seq, limit)
 
     def _merge(self, seq: str, limit: int) -> str:
-        ranks, all_pairs, uses = self._rank, self._pairs, self._uses
+        ranks, all_pairs, uses, push = self._rank, self._pairs, self._uses, heapq.heappush
         heap = [r for r in map(ranks.get, set(pairs(seq))) if r is not None and r < limit]
         heapq.heapify(heap)
         while heap:
             rank = heapq.heappop(heap)
             if all_pairs[rank] not in seq:
                 continue  # gone, or pushed twice
-            seq = seq.replace(all_pairs[rank], chr(self.first_merge_id + rank))
-            for later in uses[rank]:
-                if later < limit and all_pairs[later] in seq:
-                    heapq.heappush(heap, later)
+            token = chr(self.first_merge_id + rank)
+            seq = seq.replace(all_pairs[rank], token)
+            later = uses[rank] if len(uses[rank]) <= FEW_USES else _beside(seq, token, ranks)
+            for next_rank in later:
+                if next_rank < limit and all_pairs[next_rank] in seq:
+                    push(heap, next_rank)
         return seq
 
     def _cut(self, seq: str) -> list[str]:
@@ -131,15 +153,20 @@ class Tokenizer:
         return [(i, next(unknown) if i is None else self.token_text(i)) for i in ids]
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The tokens' bytes joined; TokenIdError for anything that is not an id from 0 up
+        (Python's negative indexing would otherwise read -1 as the last token)."""
+        ids = list(ids)
+        vocab = self.vocab
         try:
-            return b"".join(self.vocab[i] for i in ids)
+            if min(ids, default=0) >= 0:
+                return b"".join(map(vocab.__getitem__, ids))
         except (IndexError, TypeError):
-            bad = next(i for i in ids if not isinstance(i, int) or not 0 <= i < len(self.vocab))
-            raise ValueError(f"{bad!r} is not a token id of this tokenizer (0 to {len(self.vocab) - 1})") from None
+            pass
+        bad = next(i for i in ids if type(i) is not int or not 0 <= i < len(vocab))
+        raise TokenIdError(f"{bad!r} is not a token id of this tokenizer (0 to {len(vocab) - 1})")
 
     def decode(self, ids: Iterable[int]) -> str:
         """The text of a token list; bytes that are not valid UTF-8 become U+FFFD."""
-        ids = list(ids)
         return self.decode_bytes(ids).decode("utf-8", "replace")
 
     def token_text(self, token_id: int) -> str:

@@ -362,3 +362,18 @@ def test_the_app_lays_out_without_pandas():
     script = ("import sys; from bpe_app.app import App; App().__panel__().get_root(); "
               "assert 'pandas' not in sys.modules, 'the app imported pandas'")
     subprocess.run([sys.executable, "-c", script], cwd=SITE, check=True, timeout=120)
+
+
+def test_a_crlf_upload_keeps_its_carriage_returns(app_state):
+    app_state.split = "whole text"
+    app_state.load_upload("windows.txt", b"walk\r\nwalked\r\n")
+    assert app_state.training.corpus.tokens == len("walk\r\nwalked\r\n")
+    app_state.split = "each line"  # the line ending, \r\n, is the separator
+    assert documents.split_documents(app_state.corpus_text, "each line") == ["walk", "walked"]
+
+
+def test_a_lone_surrogate_under_chars_is_said_and_changes_nothing(app_state):
+    app_state.alphabet = "chars"
+    before = app_state.training
+    app_state.corpus_text = "walk \udcff walked"
+    assert app_state.training is before and "lone surrogate" in app_state.message

@@ -7,17 +7,15 @@
 """
 from __future__ import annotations
 
-import re
+from bpe import documents, textio
 
-#: How the corpus text is cut into documents (merges never cross a document's edge).
-SPLITS = ("each line", "blank lines", "whole text")
+#: How the corpus text is cut into documents (merges never cross a document's edge): the page's
+#: words for `bpe.documents`' modes, whose rule (what a line or a paragraph break is) they follow.
+MODES = {"each line": "line", "blank lines": "paragraph", "whole text": "file"}
+SPLITS = tuple(MODES)
 #: The largest corpus the page trains on. Training time grows with it, and in the browser
 #: a 2 MB corpus already takes several seconds.
 MAX_CORPUS_BYTES = 2 * 1024 * 1024
-_SPLITTERS = {
-    "each line": re.compile(r"\r?\n"),
-    "blank lines": re.compile(r"\r?\n(?:[ \t]*\r?\n)+"),
-}
 
 
 class InputError(ValueError):
@@ -26,10 +24,7 @@ class InputError(ValueError):
 
 def split_documents(text: str, split: str) -> list[str]:
     """The documents of a corpus text; empty ones are dropped."""
-    if split == "whole text":
-        return [text] if text else []
-    documents = (piece.strip("\r\n") for piece in _SPLITTERS[split].split(text))
-    return [document for document in documents if document]
+    return documents.split(text, MODES[split])
 
 
 def join_documents(documents: list[str]) -> tuple[str, str]:
@@ -69,10 +64,10 @@ def decode_upload(filename: str, data: bytes) -> str:
     if b"\x00" in data:
         raise InputError(f"{filename} looks like a binary file (it holds NUL bytes). Upload a plain text file.")
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
+        return textio.decode(data, filename)  # the command line's reading: byte for byte
+    except textio.InputFileError as error:
         raise InputError(
-            f"{filename} is not UTF-8 text (byte {error.start} is 0x{data[error.start]:02X}). "
+            f"{filename} is not UTF-8 text (byte {error.at} is 0x{data[error.at]:02X}). "
             "Save it as UTF-8 and upload it again."
         ) from None
 
