@@ -7,7 +7,9 @@ files back into our tokenizer file.
 - HF: the model is BPE; under the `bytes` alphabet tokens are named the way byte-level
   BPE files name them (GPT-2's byte-to-character map), and the pre-tokenizer is a
   `Split` with our pattern, then `ByteLevel(use_regex=False)`. A `chars` alphabet is
-  written as plain characters. Specials are added tokens.
+  written as plain characters. Specials are in the vocabulary at their ids but are not
+  `added_tokens`: tokenizers matches an added token's text inside any text, and octlm's
+  `<|eos|>` written in a text is ordinary bytes, never id 258.
 - tiktoken: `base64(token bytes) rank` per line, rank = our id, and beside it the other
   arguments of `tiktoken.Encoding` (name, pat_str, special_tokens) as JSON.
 
@@ -40,6 +42,7 @@ import json
 import re
 
 from .alphabet import Alphabet
+from .errors import UserInputError
 from .files import Saved
 from .merge import Merge
 from .pretokenize import PATTERNS, PRETOKENIZERS
@@ -49,7 +52,7 @@ from .tokenizer import Tokenizer, render
 FORMATS = ("hf", "tiktoken")
 
 
-class FormatError(ValueError):
+class FormatError(UserInputError):
     """A tokenizer that a format cannot express, or a file we cannot read; the message says which."""
 
 
@@ -256,8 +259,8 @@ def to_hf(tokenizer: Tokenizer) -> dict:
     _check_distinct(tokenizer, "tokenizer.json", specials=True)
     byte_level = tokenizer.alphabet.kind == "bytes"
     name = byte_level_name if byte_level else (lambda token: token.decode("utf-8", "surrogatepass"))
-    # Specials are in the model's vocabulary too (as GPT-2's <|endoftext|> is): an added token
-    # missing from it would be given a fresh id after the vocabulary instead of its own.
+    # Specials keep their ids in the model's vocabulary (as GPT-2's <|endoftext|> does); a merge
+    # never makes their names, since _check_distinct refuses a token with the same bytes.
     vocab = {(tokenizer.specials.get(i) or name(token)): i for i, token in enumerate(tokenizer.vocab)}
     merges = [[name(tokenizer.vocab[left]), name(tokenizer.vocab[right])] for left, right in tokenizer.merges]
     pattern = exported_pattern(tokenizer.settings.pretokenizer)
@@ -273,11 +276,7 @@ def to_hf(tokenizer: Tokenizer) -> dict:
         "version": "1.0",
         "truncation": None,
         "padding": None,
-        "added_tokens": [
-            {"id": i, "content": text, "single_word": False, "lstrip": False, "rstrip": False,
-             "normalized": False, "special": True}
-            for i, text in sorted(tokenizer.specials.items())
-        ],
+        "added_tokens": [],
         "normalizer": None,
         "pre_tokenizer": pre_tokenizer,
         "post_processor": None,
@@ -320,6 +319,21 @@ def to_tiktoken(tokenizer: Tokenizer, name: str = "bpe") -> tuple[str, dict]:
 
 # --------------------------------------------------------------------------- import
 
+def _tiktoken_args(args) -> dict:
+    """The Encoding arguments beside a rank file, checked: pat_str a string, special_tokens text -> id."""
+    if args is None:
+        return {}
+    if not isinstance(args, dict):
+        raise FormatError("the JSON beside the rank file must be an object (name, pat_str, special_tokens)")
+    if "pat_str" in args and not isinstance(args["pat_str"], str):
+        raise FormatError('"pat_str" must be the split pattern, a string')
+    specials = args.get("special_tokens")
+    if specials is not None and (not isinstance(specials, dict)
+                                 or not all(type(i) is int for i in specials.values())):
+        raise FormatError('"special_tokens" must map each special token\'s text to a whole-number id')
+    return args
+
+
 def _saved(pretokenizer: str, specials: str, pairs: list[tuple[int, int]]) -> Saved:
     settings = Settings(alphabet="bytes", pretokenizer=pretokenizer, specials=specials,
                         min_frequency=1, merges=len(pairs))
@@ -360,18 +374,18 @@ def _pairs_from_bytes(merges: list[tuple[bytes, bytes]], first: int) -> list[tup
     return pairs
 
 
+#: BPE model options bpe has no setting for, each with the value that means "off".
+_HF_OFF = {"dropout": (None, 0, 0.0), "ignore_merges": (None, False), "byte_fallback": (None, False),
+           "continuing_subword_prefix": (None, ""), "end_of_word_suffix": (None, "")}
+
+
 def from_hf(data: dict, pretokenizer: str | None = None) -> Imported:
     """Read a byte-level BPE `tokenizer.json` object."""
-    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
-        raise FormatError('not a tokenizer.json: no "model" object')
-    model = data["model"]
-    if model.get("type", "BPE") != "BPE" or "merges" not in model:
-        raise FormatError(f"the model is {model.get('type')!r}, not BPE: only BPE files can be imported")
-    for field in ("continuing_subword_prefix", "end_of_word_suffix"):
-        if model.get(field):
-            raise FormatError(f"the BPE model has a {field} ({model[field]!r}), which bpe has no setting for")
-    if data.get("normalizer") is not None:
-        raise FormatError(f"the file has a normalizer ({data['normalizer'].get('type')}), which bpe has no setting for")
+    model = _hf_model(data)
+    normalizer = data.get("normalizer")
+    if normalizer is not None:
+        kind = normalizer.get("type") if isinstance(normalizer, dict) else normalizer
+        raise FormatError(f"the file has a normalizer ({kind}), which bpe has no setting for")
     pattern, byte_level = _hf_pre_tokenizer(data.get("pre_tokenizer"))
     if not byte_level:
         raise FormatError("only byte-level BPE files can be imported (the pre-tokenizer has no ByteLevel step)")
@@ -380,44 +394,96 @@ def from_hf(data: dict, pretokenizer: str | None = None) -> Imported:
         pretokenizer = pretokenizer_of(pattern)
     else:
         notes.append(f"split with --pretokenizer {pretokenizer} instead of the file's own pattern")
-    added = {t["content"]: t["id"] for t in data.get("added_tokens") or [] if isinstance(t, dict)}
-    specials, dropped = _specials_setting(added)
+    added = _hf_added_tokens(data.get("added_tokens"))
+    vocab = _hf_vocab(model.get("vocab"))
+    specials, dropped = _specials_setting(added or _octlm_in_vocab(vocab))
     if dropped:
         notes.append(f"{len(dropped)} added token(s) left out ({', '.join(dropped[:5])}{'...' if len(dropped) > 5 else ''}): "
                      "bpe's settings name only octlm's specials")
-    merges = []
-    for item in model["merges"]:
-        left, right = item.split(" ") if isinstance(item, str) else item
-        merges.append((byte_level_bytes(left), byte_level_bytes(right)))
+    merges = [_hf_merge(item, rank) for rank, item in enumerate(model["merges"])]
     first = 256 + len(SPECIALS[specials])
     saved = _saved(pretokenizer, specials, _pairs_from_bytes(merges, first))
-    vocab = model.get("vocab") or {}
-    ours = saved.tokenizer.vocab
+    ours, named = saved.tokenizer.vocab, set(added) | set(SPECIALS[specials])
     moved = sum(1 for name, i in vocab.items()
-                if not (0 <= i < len(ours) and byte_level_name(ours[i]) == name) and name not in added)
+                if not (0 <= i < len(ours) and byte_level_name(ours[i]) == name) and name not in named)
     if moved:
         notes.append(f"{moved} of {len(vocab)} ids differ from the file's: bpe's ids 0-255 are the byte values"
                      + ("" if moved > 256 else ", and the file orders single bytes otherwise"))
     return Imported(saved, notes)
 
 
+def _hf_model(data) -> dict:
+    """The file's BPE model, refused when it uses an option bpe cannot honour."""
+    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+        raise FormatError('not a tokenizer.json: no "model" object')
+    model = data["model"]
+    if model.get("type", "BPE") != "BPE":
+        raise FormatError(f"the model is {model.get('type')!r}, not BPE: only BPE files can be imported")
+    if not isinstance(model.get("merges"), list):
+        raise FormatError('the BPE model\'s "merges" must be a list')
+    for field, off in _HF_OFF.items():
+        if model.get(field) not in off:
+            raise FormatError(f"the BPE model sets {field} to {model[field]!r}, which bpe has no setting for")
+    return model
+
+
+def _hf_merge(item, rank: int) -> tuple[bytes, bytes]:
+    """One merge, written "left right" or ["left", "right"]."""
+    parts = item.split(" ") if isinstance(item, str) else item
+    if not isinstance(parts, list) or len(parts) != 2 or not all(isinstance(p, str) and p for p in parts):
+        raise FormatError(f'merge {rank} must be "left right" or ["left", "right"], not {json.dumps(item)[:60]}')
+    return byte_level_bytes(parts[0]), byte_level_bytes(parts[1])
+
+
+def _hf_vocab(vocab) -> dict[str, int]:
+    if vocab is None:
+        return {}
+    if not isinstance(vocab, dict) or not all(type(i) is int for i in vocab.values()):
+        raise FormatError('the BPE model\'s "vocab" must map each token to a whole-number id')
+    return vocab
+
+
+def _hf_added_tokens(items) -> dict[str, int]:
+    if items is None:
+        return {}
+    if not isinstance(items, list):
+        raise FormatError('"added_tokens" must be a list')
+    for n, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("content"), str) or type(item.get("id")) is not int:
+            raise FormatError(f'added token {n} must have a "content" string and a whole-number "id"')
+    return {item["content"]: item["id"] for item in items}
+
+
+def _octlm_in_vocab(vocab: dict[str, int]) -> dict[str, int]:
+    """octlm's specials when the vocabulary holds them at their ids (our export writes them there,
+    not as added tokens, which tokenizers would match inside ordinary text)."""
+    octlm = {name: 256 + i for i, name in enumerate(SPECIALS["octlm"])}
+    return octlm if all(vocab.get(name) == i for name, i in octlm.items()) else {}
+
+
 def _hf_pre_tokenizer(step) -> tuple[str | None, bool]:
     """(split pattern or None, whether bytes are mapped) for the pre-tokenizers we understand."""
     if step is None:
         return None, False
+    if not isinstance(step, dict):
+        raise FormatError(f"the pre-tokenizer must be an object with a type, not {json.dumps(step)[:40]}")
     kind = step.get("type")
     if kind == "ByteLevel":
         if step.get("add_prefix_space"):
             raise FormatError("the ByteLevel pre-tokenizer adds a prefix space, which bpe has no setting for")
         return (GPT2_SPELLINGS[0] if step.get("use_regex", True) else None), True
     if kind == "Split":
-        pattern = step.get("pattern", {})
-        if step.get("behavior") != "Isolated" or step.get("invert") or "Regex" not in pattern:
+        pattern = step.get("pattern")
+        if (step.get("behavior") != "Isolated" or step.get("invert") or not isinstance(pattern, dict)
+                or not isinstance(pattern.get("Regex"), str)):
             raise FormatError("only a Split by a regex with the Isolated behaviour can be imported")
         return pattern["Regex"], False
     if kind == "Sequence":
         pattern, byte_level = None, False
-        for inner in step.get("pretokenizers", []):
+        inner_steps = step.get("pretokenizers")
+        if not isinstance(inner_steps, list):
+            raise FormatError('a Sequence pre-tokenizer must have a "pretokenizers" list')
+        for inner in inner_steps:
             p, b = _hf_pre_tokenizer(inner)
             if p is not None and pattern is not None:
                 raise FormatError("the file splits text twice, which no bpe pre-tokenizer does")
@@ -440,7 +506,7 @@ def from_tiktoken(ranks_text: str, args: dict | None = None, pretokenizer: str |
             ranks[base64.b64decode(token, validate=True)] = int(rank)
         except ValueError:
             raise FormatError(f"line {number} of the rank file is not `base64-token rank`: {line[:60]!r}") from None
-    args = args or {}
+    args = _tiktoken_args(args)
     notes = []
     if pretokenizer is None:
         if "pat_str" not in args:
@@ -450,7 +516,7 @@ def from_tiktoken(ranks_text: str, args: dict | None = None, pretokenizer: str |
     else:
         notes.append(f"split with --pretokenizer {pretokenizer}"
                      + (" instead of the file's own pattern" if "pat_str" in args else ""))
-    specials, dropped = _specials_setting(dict(args.get("special_tokens") or {}))
+    specials, dropped = _specials_setting(args.get("special_tokens") or {})
     if dropped:
         notes.append(f"{len(dropped)} special token(s) left out ({', '.join(dropped[:5])}): "
                      "bpe's settings name only octlm's specials")

@@ -38,15 +38,18 @@ def kinds_pattern(astral: bool = True) -> str:
 
 @functools.cache
 def gpt2_pattern(astral: bool = True) -> str:
-    """GPT-2's pattern with `\\p{L}` and `\\p{N}` spelled out as explicit classes.
+    """GPT-2's pattern with `\\p{L}`, `\\p{N}` and `\\s` spelled out as explicit classes.
 
-    The only difference from the `regex` module's reading is the Unicode version:
-    ours follows the running Python's `unicodedata`."""
+    `\\s` is Unicode's White_Space, as in GPT-2's `regex` pattern and Hugging Face's
+    ByteLevel (Python's own `\\s` also holds U+001C-U+001F). The only difference from
+    the `regex` module's reading is the Unicode version: ours follows the running
+    Python's `unicodedata`."""
     letter = unicode_classes.letters(astral)
     number = unicode_classes.numbers(astral)
+    space = unicode_classes.WHITE_SPACE
     return (
         rf"'s|'t|'re|'ve|'m|'ll|'d| ?[{letter}]+| ?[{number}]+"
-        rf"| ?[^\s{letter}{number}]+|\s+(?!\S)|\s+"
+        rf"| ?[^{space}{letter}{number}]+|[{space}]+(?![^{space}])|[{space}]+"
     )
 
 

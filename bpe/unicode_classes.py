@@ -16,6 +16,11 @@ import itertools
 import unicodedata
 
 
+#: Unicode's White_Space property (PropList.txt, unchanged since Unicode 6.3): what `\\s` means in
+#: the `regex` module, Oniguruma and fancy-regex. Python's `re` `\\s` (`str.isspace`) also holds
+#: U+001C-U+001F, which are not White_Space.
+WHITE_SPACE = r"\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+
 #: Where letters, marks and numbers can be: planes 0-3 and plane 14. Planes 4-13 have never
 #: had an assigned character, and 15-16 are private use; skipping them makes the classes
 #: about three times quicker to build, which matters in Pyodide (a test checks the skip

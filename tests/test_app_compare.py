@@ -178,3 +178,21 @@ def test_a_format_error_on_export_is_said_instead_of_downloading(bytes_state, mo
     button = downloads.ExportDownload(callback=lambda: None, filename="x.zip")
     button._transfer()  # nothing to send: no error, no data
     assert button.data is None
+
+
+def test_an_octlm_download_gives_our_ids_in_tokenizers_and_tiktoken(tmp_path, monkeypatch):
+    tokenizers = pytest.importorskip("tokenizers")
+    pytest.importorskip("tiktoken")
+    state = AppState(preset="octlm")
+    view = downloads.DownloadsView(state)
+    text = "total = <|eos|> + subtotal <|pad|>"
+    ours = state.training.tokenizer.encode(text)
+    hf = tokenizers.Tokenizer.from_str(view._export(lambda t: formats.to_hf_json(t).encode("utf-8")).getvalue().decode())
+    assert hf.encode(text).ids == ours and 258 not in ours
+    zipfile.ZipFile(io.BytesIO(downloads.tiktoken_zip(state.training.tokenizer))).extractall(tmp_path)
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(tmp_path / downloads.TIKTOKEN_LOADER), text],
+                          capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == ours

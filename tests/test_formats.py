@@ -259,3 +259,87 @@ def test_rank_file_is_tiktokens_format(trained):
     assert first == [f"{base64.b64encode(bytes([0])).decode()} 0", f"{base64.b64encode(bytes([1])).decode()} 1"]
     assert args["special_tokens"]["<|eos|>"] == 258
     assert not any(line.endswith((" 256", " 260")) for line in ranks.splitlines())
+
+
+# --- every text gives our ids, special tokens' text and Python-only whitespace included -------
+
+SPECIALS_TEXT = "say <|eos|> then <|pad|><|bos|> and <|tool_call|>x<|tool_result|> <|eos"
+
+
+@pytest.mark.parametrize("pretokenizer", PRETOKENIZERS)
+def test_hugging_face_never_reads_a_special_tokens_text_as_the_special(trained, tmp_path, pretokenizer):
+    training = trained(pretokenizer, "octlm")
+    path = tmp_path / "hf.json"
+    path.write_text(formats.to_hf_json(training.tokenizer), encoding="utf-8")
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours = training.tokenizer.encode(SPECIALS_TEXT)
+    assert hf.encode(SPECIALS_TEXT).ids == ours and not set(ours) & set(training.tokenizer.specials)
+    assert hf.encode("<|eos|>").ids == training.tokenizer.encode("<|eos|>") != [258]
+    assert main(["import", "--format", "hf", str(path), "--out", str(tmp_path / "back.json")]) == 0
+    assert files.loads((tmp_path / "back.json").read_text(encoding="utf-8")).settings.specials == "octlm"
+
+
+def test_gpt2_whitespace_is_the_rust_engines_whitespace(trained, tmp_path):
+    training = trained("gpt2")
+    text = "x.\x1c.y a\x1f\x1e b\u3000\u3000c" + HELDOUT[:500]
+    path = tmp_path / "hf.json"
+    path.write_text(formats.to_hf_json(training.tokenizer), encoding="utf-8")
+    assert tokenizers.Tokenizer.from_file(str(path)).encode(text).ids == training.tokenizer.encode(text)
+    layout = tmp_path / "gpt2-style.json"
+    layout.write_text(json.dumps(gpt2_layout(training.tokenizer)), encoding="utf-8")  # ByteLevel's own regex
+    hf = tokenizers.Tokenizer.from_file(str(layout))
+    assert main(["import", "--format", "hf", str(layout), "--out", str(tmp_path / "in.json")]) == 0
+    imported = files.loads((tmp_path / "in.json").read_text(encoding="utf-8")).tokenizer
+    vocab = gpt2_layout(training.tokenizer)["model"]["vocab"]
+    assert [vocab[formats.byte_level_name(imported.vocab[i])] for i in imported.encode(text)] == hf.encode(text).ids
+
+
+def test_imported_cl100k_goes_back_out_to_tiktoken(tmp_path):
+    enc = bpe.real.load("cl100k_base")
+    imported = formats.from_tiktoken(bpe.real.tiktoken_file(enc.tokens).decode("ascii"), {"pat_str": enc.pat_str},
+                                     pretokenizer="gpt2").saved.tokenizer
+    ranks, _ = formats.to_tiktoken(imported)
+    assert len(ranks.splitlines()) == len(enc.tokens)
+
+
+def _hf_file(trained, change):
+    data = formats.to_hf(trained("kinds").tokenizer)
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d.update(normalizer="NFC"), "normalizer (NFC)"),
+    (lambda d: d.update(pre_tokenizer="ByteLevel"), "pre-tokenizer must be an object"),
+    (lambda d: d.update(pre_tokenizer=[{"type": "ByteLevel"}]), "pre-tokenizer must be an object"),
+    (lambda d: d["model"].update(merges=None), '"merges" must be a list'),
+    (lambda d: d["model"].update(merges={"a": "b"}), '"merges" must be a list'),
+    (lambda d: d["model"]["merges"].__setitem__(0, 5), 'merge 0 must be "left right"'),
+    (lambda d: d["model"]["merges"].__setitem__(0, "a b c"), 'merge 0 must be "left right"'),
+    (lambda d: d["model"].update(vocab=["a"]), "whole-number id"),
+    (lambda d: d["model"]["vocab"].update(a="97"), "whole-number id"),
+    (lambda d: d.update(added_tokens=[{"id": 300}]), 'added token 0 must have a "content"'),
+    (lambda d: d["model"].update(dropout=0.1), "dropout"),
+    (lambda d: d["model"].update(ignore_merges=True), "ignore_merges"),
+    (lambda d: d["model"].update(byte_fallback=True), "byte_fallback"),
+])
+def test_hugging_face_files_bpe_cannot_honour_are_refused(trained, tmp_path, capsys, change, words):
+    path = tmp_path / "hf.json"
+    path.write_text(json.dumps(_hf_file(trained, change)))
+    assert main(["import", "--format", "hf", str(path), "--out", str(tmp_path / "o.json")]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and not (tmp_path / "o.json").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    ({"special_tokens": [1]}, '"special_tokens" must map'),
+    ({"pat_str": 5}, '"pat_str" must be the split pattern'),
+    ([1], "must be an object"),
+])
+def test_tiktoken_arguments_are_checked(trained, tmp_path, capsys, args, words):
+    ranks, _ = formats.to_tiktoken(trained("kinds").tokenizer)
+    (tmp_path / "r.tiktoken").write_text(ranks)
+    (tmp_path / "r.tiktoken.json").write_text(json.dumps(args))
+    assert main(["import", "--format", "tiktoken", str(tmp_path / "r.tiktoken"), "--out", str(tmp_path / "o.json"),
+                 "--pretokenizer", "kinds"]) == 2
+    assert words in capsys.readouterr().err

@@ -84,3 +84,41 @@ def test_any_text_splits_like_the_full_pattern(text, name):
     from bpe.pretokenize import PATTERNS
 
     assert split(text, name) == re.findall(PATTERNS[name](), text)
+
+
+# --- gpt2 reads text as GPT-2's own `regex` pattern (and tokenizers' ByteLevel) does ---------------
+
+GPT2_REGEX = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+
+
+def _assigned_here(char: str) -> bool:
+    """Assigned in the running Python's Unicode; `regex` may know a newer version."""
+    return unicodedata.category(char) != "Cn"
+
+
+@pytest.mark.parametrize("ours, theirs", [("WHITE_SPACE", r"\s"), ("letters", r"\p{L}"), ("numbers", r"\p{N}")])
+def test_gpt2_classes_hold_what_regex_holds_at_every_code_point(ours, theirs):
+    regex = pytest.importorskip("regex")
+    from bpe import unicode_classes
+
+    body = getattr(unicode_classes, ours)
+    mine = re.compile(f"[{body() if callable(body) else body}]")
+    reference = regex.compile(theirs)
+    differ = [hex(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and _assigned_here(chr(c))
+              and (mine.match(chr(c)) is None) != (reference.match(chr(c)) is None)]
+    assert differ == []
+
+
+#: Characters where Python's `re` and `regex` could part ways: the whitespace Python adds
+#: (U+001C-U+001F), the White_Space outside ASCII, letters, digits, marks and apostrophes.
+TRICKY = "\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2007\u2028\u2029\u202f\u3000\t\n\r\x0b\x0c 'sa1_.\u0301\u00e9\u0663\U0001D400"
+
+
+@given(st.text(st.one_of(st.sampled_from(TRICKY), st.characters(blacklist_categories=("Cn", "Cs")))))
+def test_gpt2_splits_like_gpt2s_own_pattern(text):
+    regex = pytest.importorskip("regex")
+    assert split(text, "gpt2") == regex.findall(GPT2_REGEX, text)
+
+
+def test_gpt2_keeps_information_separators_inside_a_chunk():
+    assert split("x.\x1c.y", "gpt2") == ["x", ".\x1c.", "y"]

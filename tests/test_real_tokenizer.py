@@ -4,6 +4,7 @@ tiktoken cannot download its rank files here, so the reference is `tiktoken.Enco
 from the shipped ranks and tiktoken's own pattern (Rust fancy-regex with real \\p{...} classes):
 what is compared is our split (Python `re`, classes spelled out) and our merging."""
 import doctest
+import functools
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,28 @@ def test_shipped_ranks_import_as_merges_that_encode_the_same():
     for text in TEXTS:
         ours = [to_rank[i] for chunk in enc.split(text) for i in imported.encode(chunk)]
         assert ours == theirs.encode_ordinary(text)
+
+
+def _one_chunk_texts() -> list[str]:
+    """Long texts that the split leaves as one chunk (or a few): where a quadratic merge shows."""
+    letters = "".join(ch for ch in TEXTS[1] if ch.isalpha())[:60_000]
+    return ["a" * 100_000, "ab" * 40_000, letters, "日本語" * 10_000, "".join(TEXTS[0].split())[:50_000]]
+
+
+def test_long_single_chunks_give_tiktokens_ids(pair):
+    ours, theirs = pair
+    for text in _one_chunk_texts():
+        assert ours.encode(text) == theirs.encode_ordinary(text)
+
+
+@functools.cache
+def cl100k() -> real.Encoding:
+    return real.load("cl100k_base")
+
+
+@given(st.binary(min_size=65, max_size=400))
+@settings(max_examples=200)
+def test_the_heap_merge_equals_the_rescan(data):
+    enc = cl100k()
+    piece = data.decode("latin-1").encode("utf-8")  # bytes that are each a token
+    assert real._merge_by_heap(piece, enc.ranks) == real._merge_by_rescan(piece, enc.ranks)

@@ -29,6 +29,7 @@ import base64
 import functools
 import gzip
 import hashlib
+import heapq
 import itertools
 import re
 import unicodedata
@@ -63,8 +64,7 @@ SPECS: dict[str, dict] = {
 }
 NAMES = tuple(SPECS)
 
-#: Unicode's White_Space property (PropList.txt, unchanged since Unicode 6.3): Rust's `\s`.
-WHITE_SPACE = r"\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+WHITE_SPACE = unicode_classes.WHITE_SPACE  # Rust's `\s`
 #: Distinct chunks remembered before the cache starts over.
 CACHE_LIMIT = 200_000
 
@@ -133,9 +133,24 @@ def python_pattern(pat_str: str) -> str:
 
 # --------------------------------------------------------------------------- encoding
 
+#: Pieces up to this long are merged by rescanning a list (quicker for short ones); longer ones
+#: through a heap, so that one long chunk (a pasted run of letters) costs n log n, not n².
+SHORT_PIECE = 64
+
+
 def byte_pair_merge(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
     """tiktoken's merge of one chunk: join the adjacent pair whose bytes have the lowest
-    rank (leftmost on a tie) until no adjacent pair is a token; return the parts' ranks."""
+    rank (leftmost on a tie) until no adjacent pair is a token; return the parts' ranks.
+
+    >>> byte_pair_merge(b"abcd", {b"a": 0, b"b": 1, b"c": 2, b"d": 3, b"cd": 4, b"bcd": 5, b"ab": 6})
+    [0, 5]
+    """
+    if len(piece) <= SHORT_PIECE:
+        return _merge_by_rescan(piece, ranks)
+    return _merge_by_heap(piece, ranks)
+
+
+def _merge_by_rescan(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
     starts = list(range(len(piece) + 1))  # part i is piece[starts[i]:starts[i + 1]]
     none = 1 << 62  # no such token
     get = ranks.get
@@ -151,6 +166,41 @@ def byte_pair_merge(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
         if i:
             pair_rank[i - 1] = get(piece[starts[i - 1]:starts[i + 1]], none)
     return [ranks[piece[a:b]] for a, b in zip(starts, starts[1:])]
+
+
+def _merge_by_heap(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
+    """The same rule in n log n. Parts form a linked list by start offset (`after[i]` is the
+    start of the part after the one at i, -1 once that part has been absorbed). The heap holds
+    `rank << 32 | start` for every adjacent pair (lowest rank, then leftmost, pops first);
+    an entry whose pair has since changed is dropped when popped (its bytes, so its rank, differ)."""
+    n, get, push, pop = len(piece), ranks.get, heapq.heappush, heapq.heappop
+    after, before = list(range(1, n + 1)), list(range(-1, n - 1))
+    heap = [rank << 32 | i for i, rank in enumerate(map(get, (piece[i:i + 2] for i in range(n - 1))))
+            if rank is not None]
+    heapq.heapify(heap)
+    while heap:
+        key = pop(heap)
+        i = key & 0xFFFFFFFF
+        j = after[i]
+        if j < 0 or j >= n or get(piece[i:after[j]]) != key >> 32:
+            continue
+        k = after[j]
+        after[i], after[j] = k, -1
+        if k < n:
+            before[k] = i
+            rank = get(piece[i:after[k]])
+            if rank is not None:
+                push(heap, rank << 32 | i)
+        h = before[i]
+        if h >= 0:
+            rank = get(piece[h:k])
+            if rank is not None:
+                push(heap, rank << 32 | h)
+    parts, i = [], 0
+    while i < n:
+        parts.append(ranks[piece[i:after[i]]])
+        i = after[i]
+    return parts
 
 
 class Encoding:

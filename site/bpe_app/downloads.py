@@ -54,7 +54,8 @@ here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "{TIKTOKEN_ARGS}"), encoding="utf-8") as file:
     args = json.load(file)
 encoding = tiktoken.Encoding(mergeable_ranks=load_tiktoken_bpe(os.path.join(here, "{TIKTOKEN_RANKS}")), **args)
-print(encoding.encode(" ".join(sys.argv[1:]) or "hello world"))
+# encode_ordinary: a special token's text in the input is plain text, as in bpe (encode would refuse it)
+print(encoding.encode_ordinary(" ".join(sys.argv[1:]) or "hello world"))
 """
 
 
