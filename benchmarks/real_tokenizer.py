@@ -2,6 +2,7 @@
 
     python3 benchmarks/real_tokenizer.py data        # npm pack js-tiktoken -> bpe/real/*.ranks.gz
     python3 benchmarks/real_tokenizer.py agreement [FILES...]
+    python3 benchmarks/real_tokenizer.py single-chunk [--runs N]
 
 `data` needs npm (the npm registry); it checks each table against the sha256 that
 tiktoken itself pins for OpenAI's official rank file, so the shipped data is that file.
@@ -13,6 +14,11 @@ fancy-regex with real \\p{...} classes) and the merging. With no FILES it reads 
 Python 3.11 documentation sources and the Japanese Debian Reference, from Debian's
 packages (apt-get download python3.11-doc debian-reference-ja; dpkg -x into /tmp/realtext).
 It reports documents, characters, tokens, documents whose ids differ, and speed.
+
+`single-chunk` encodes 1 MB texts that the split leaves as one chunk (one letter repeated,
+the letters of real text run together, Japanese), where a merge that is quadratic in the
+chunk's length would show, with both tokenizers beside tiktoken: CPU time, the two run in
+turn, the median of N runs, with the machine's load and CPU.
 """
 from __future__ import annotations
 
@@ -21,6 +27,9 @@ import base64
 import gzip
 import hashlib
 import json
+import os
+import platform
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -111,14 +120,67 @@ def agreement(paths: list[str]) -> None:
             print(f"  differs: {label} at token {first}: {context!r}")
 
 
+def single_chunk_texts() -> dict[str, str]:
+    """1 MB (in UTF-8) texts that cl100k_base's and o200k_base's splits keep whole."""
+    real_text = "".join((ROOT / "tests" / "data" / name).read_text(encoding="utf-8") for name in ("train.txt", "heldout.txt"))
+    letters = "".join(ch for ch in real_text if ch.isascii() and ch.isalpha())
+    size = 1 << 20
+    return {"a × 1 MB": "a" * size, "letters of real text, 1 MB": (letters * (size // len(letters) + 1))[:size],
+            "日本語 × 1 MB": "日本語" * (size // 9)}
+
+
+def cpu_seconds(encode, text: str) -> float:
+    start = time.process_time()
+    encode(text)
+    return time.process_time() - start
+
+
+def single_chunk(runs: int) -> None:
+    import tiktoken
+
+    print(f"load {os.getloadavg()[0]:.2f}; CPU {cpu_model()}; median of {runs} runs, CPU time, run in turn")
+    print("| tokenizer | text | chunks | bpe.real | tiktoken | ratio |\n|---|---|---|---|---|---|")
+    for name in real.NAMES:
+        ours = real.load(name)
+        spec = real.SPECS[name]
+        theirs = tiktoken.Encoding(name=name, pat_str=spec["pat_str"], special_tokens=spec["special_tokens"],
+                                   mergeable_ranks=ours.ranks)
+        for label, text in single_chunk_texts().items():
+            assert ours.encode_ordinary(text) == theirs.encode_ordinary(text), f"{name} {label}: ids differ"
+            times = {"ours": [], "theirs": []}
+            for _ in range(runs):
+                ours._cache.clear()
+                times["ours"].append(cpu_seconds(ours.encode_ordinary, text))
+                times["theirs"].append(cpu_seconds(theirs.encode_ordinary, text))
+            a, b = statistics.median(times["ours"]), statistics.median(times["theirs"])
+            print(f"| {name} | {label} | {len(ours.split(text))} | {a:.2f} s | {b:.2f} s | {a / b:.1f}× |")
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("data")
     a = sub.add_parser("agreement")
     a.add_argument("files", nargs="*")
+    c = sub.add_parser("single-chunk")
+    c.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    make_data() if args.command == "data" else agreement(args.files)
+    if args.command == "data":
+        make_data()
+    elif args.command == "agreement":
+        agreement(args.files)
+    else:
+        single_chunk(args.runs)
 
 
 if __name__ == "__main__":
