@@ -273,3 +273,10 @@ def test_a_text_a_link_may_not_hold_is_left_out_and_says_why():
     state.encode_text = "<b>bold</b>"
     assert "text=" not in state_to_query(state)
     assert share.left_out(state) == ["the encoded text (it holds HTML, which this page never takes from a link)"]
+
+
+def test_a_crlf_corpus_keeps_its_carriage_returns_through_a_link():
+    state = AppState(preset="course")
+    state.param.update(corpus_text="walk\r\nwalked\r\n\r\ntalk\r", split="whole text")
+    changes, error = query_to_changes(state_to_query(state))
+    assert error is None and changes["corpus_text"] == "walk\r\nwalked\r\n\r\ntalk\r"
