@@ -61,7 +61,8 @@ sys.path.insert(0, str(ROOT))
 
 import bpe  # noqa: E402
 from bpe.alphabet import Alphabet  # noqa: E402
-from bpe.pretokenize import kinds_pattern, split  # noqa: E402
+from bpe.patterns import kinds as kinds_pattern  # noqa: E402
+from bpe.pretokenize import split  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
 PACKAGE = "python3.11-doc"

@@ -11,13 +11,12 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 
-from . import documents, files, formats, textio
+from . import documents, files, textio
 from .errors import UserInputError
+from .options import ALPHABET, DOCUMENTS, FORMAT, MIN_FREQUENCY, PRETOKENIZER, SPECIALS, TIE, Option
 from .presets import PRESETS
-from .pretokenize import PRETOKENIZERS
-from .settings import ALPHABETS, SPECIALS, TIES, Settings
+from .settings import Settings
 from .tokenizer import render
 from .training import ALGORITHMS, Training, train
 
@@ -29,16 +28,6 @@ class UserError(UserInputError):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one clear line, not a usage dump
         raise UserError(f"{message} (see --help)")
-
-
-def _read_json(path: str):
-    """A JSON file's value, or UserError saying why it is not JSON."""
-    try:
-        return json.loads(textio.read_text(path))
-    except json.JSONDecodeError as error:
-        raise UserError(f"{path}: invalid JSON ({error})") from None
-    except RecursionError:
-        raise UserError(f"{path}: invalid JSON (nested too deeply)") from None
 
 
 def _settings(args: argparse.Namespace, base: Settings) -> Settings:
@@ -144,38 +133,29 @@ def command_presets(args: argparse.Namespace) -> None:
 
 
 def command_export(args: argparse.Namespace) -> None:
-    """tokenizer.json for Hugging Face tokenizers, or a tiktoken rank file plus its Encoding arguments."""
+    """A saved tokenizer in another library's format (options.FORMAT says which there are)."""
     tokenizer = _load(args.tokenizer).tokenizer
-    if args.format == "hf":
-        textio.write_files({args.out: formats.to_hf_json(tokenizer)}, inputs=[args.tokenizer])
-        print(f"wrote {args.out}: tokenizers.Tokenizer.from_file reads it "
-              f"({len(tokenizer.vocab)} ids, {len(tokenizer.merges)} merges)")
-        if tokenizer.alphabet.kind == "chars":
-            print("bpe: note: a character outside the chars alphabet has no id here and is dropped by tokenizers, "
-                  "so texts with one encode differently", file=sys.stderr)
-        return
-    name = args.name or Path(args.out).name.split(".")[0] or "bpe"
-    ranks, encoding_args = formats.to_tiktoken(tokenizer, name)
-    textio.write_files({args.out: ranks, args.out + ".json": json.dumps(encoding_args, ensure_ascii=False, indent=1) + "\n"},
-                       inputs=[args.tokenizer])
-    print(f"wrote {args.out} ({len(tokenizer.vocab) - len(tokenizer.specials)} ranks) and {args.out}.json "
-          "(name, pat_str, special_tokens): tiktoken.Encoding(mergeable_ranks=tiktoken.load.load_tiktoken_bpe(PATH), **args); "
-          "with TIKTOKEN_CACHE_DIR= set empty, tiktoken does not cache the file by its path")
+    outputs, done, notes = FORMAT.choose(args.format).module().export(tokenizer, args.out, args.name)
+    textio.write_files(outputs, inputs=[args.tokenizer])
+    print(done)
+    for note in notes:
+        print(f"bpe: note: {note}", file=sys.stderr)
 
 
 def command_import(args: argparse.Namespace) -> None:
-    """A byte-level BPE tokenizer.json or tiktoken rank file, as our tokenizer file."""
-    if args.format == "hf":
-        imported = formats.from_hf(_read_json(args.path), args.pretokenizer)
-    else:
-        encoding_args = _read_json(args.path + ".json") if Path(args.path + ".json").is_file() else None
-        imported = formats.from_tiktoken(textio.read_text(args.path), encoding_args, args.pretokenizer)
+    """Another library's byte-level BPE file, as our tokenizer file."""
+    imported, read = FORMAT.choose(args.format).module().load(args.path, args.pretokenizer)
     for note in imported.notes:
         print(f"bpe: note: {note}", file=sys.stderr)
     saved = imported.saved
-    textio.write_files({args.out: files.dumps(saved)}, inputs=[args.path, args.path + ".json"])
+    textio.write_files({args.out: files.dumps(saved)}, inputs=read)
     print(f"wrote {args.out}: {len(saved.merges)} merges, pre-tokenizer {saved.settings.pretokenizer}, "
           f"specials {saved.settings.specials}")
+
+
+def _choice(parser: argparse.ArgumentParser, option: Option, **more) -> None:
+    """An argument whose values, and their help, are the registry's."""
+    parser.add_argument(option.flag, choices=option.names, help=option.describe().replace("%", "%%"), **more)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -186,17 +166,13 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files")
     t.add_argument("--text", action="append", default=[], metavar="DOC", help="one document (repeatable)")
     t.add_argument("--preset", help="a preset's corpus and settings; explicit flags override them")
-    t.add_argument("--documents", choices=documents.MODES,
-                   help="how FILEs split into documents: file (whole), line (at \\n; the line ending is dropped), "
-                        "paragraph (at blank lines)")
-    t.add_argument("--alphabet", choices=ALPHABETS)
-    t.add_argument("--pretokenizer", choices=PRETOKENIZERS)
-    t.add_argument("--tie", choices=TIES)
-    t.add_argument("--min-frequency", type=int, metavar="N")
+    for option in (DOCUMENTS, ALPHABET, PRETOKENIZER, TIE):
+        _choice(t, option)
+    t.add_argument(MIN_FREQUENCY.flag, type=int, metavar="N", help=MIN_FREQUENCY.help)
     budget = t.add_mutually_exclusive_group()
     budget.add_argument("--merges", type=int, metavar="N", help="at most N merges (default 256)")
     budget.add_argument("--vocab-size", type=int, metavar="N", help="at most N vocabulary entries")
-    t.add_argument("--specials", choices=tuple(SPECIALS))
+    _choice(t, SPECIALS)
     t.add_argument("--algorithm", choices=tuple(ALGORITHMS), default="fast")
     t.add_argument("--out", metavar="TOKENIZER.json", help="save the tokenizer")
     output = t.add_mutually_exclusive_group()
@@ -221,16 +197,16 @@ def _parser() -> argparse.ArgumentParser:
 
     x = commands.add_parser("export", help="write a saved tokenizer as a Hugging Face tokenizer.json or a tiktoken rank file")
     x.add_argument("--tokenizer", required=True, metavar="TOKENIZER.json")
-    x.add_argument("--format", required=True, choices=formats.FORMATS)
+    _choice(x, FORMAT, required=True)
     x.add_argument("--out", required=True, metavar="PATH", help="tiktoken also writes PATH.json (pat_str, specials)")
     x.add_argument("--name", help="the tiktoken encoding's name (default: PATH's name)")
     x.set_defaults(handler=command_export)
 
     i = commands.add_parser("import", help="read a byte-level BPE tokenizer.json or tiktoken rank file")
-    i.add_argument("--format", required=True, choices=formats.FORMATS)
+    _choice(i, FORMAT, required=True)
     i.add_argument("path", metavar="PATH", help="tokenizer.json, or a rank file (PATH.json beside it gives its pattern)")
     i.add_argument("--out", required=True, metavar="TOKENIZER.json")
-    i.add_argument("--pretokenizer", choices=PRETOKENIZERS, help="split with this instead of the file's pattern")
+    i.add_argument("--pretokenizer", choices=PRETOKENIZER.names, help="split with this instead of the file's pattern")
     i.set_defaults(handler=command_import)
     return parser
 

@@ -10,8 +10,9 @@
 Sequences are strings of token code points (see `sequence.py`), so replacing a pair
 in a chunk is one `str.replace`.
 
+>>> from bpe.options import TIE
 >>> result = train(["aaa", "aba"], [1, 1], [bytes([i]) for i in range(256)],
-...                first_id=256, tie="smallest", min_frequency=1, max_merges=2)
+...                first_id=256, tie=TIE.choose("smallest"), min_frequency=1, max_merges=2)
 >>> [(m.left, m.right, m.id, m.count, m.replacements, m.ties) for m in result.merges]
 [(97, 97, 256, 2, 1, 1), (97, 98, 257, 1, 1, 3)]
 """
@@ -21,33 +22,24 @@ import heapq
 from collections import Counter, defaultdict
 
 from .merge import Merge, Result
+from .options import TieRule
 from .sequence import pair_ids, pairs
-from .ties import descending
 
 
 class _Counts:
     """Pair counts with a heap for the best pair and a histogram for ties."""
 
-    def __init__(self, chunks: list[str], counts: list[int], tie: str, vocab: list[bytes]):
+    def __init__(self, chunks: list[str], counts: list[int], tie: TieRule, vocab: list[bytes]):
         self.count: dict[str, int] = defaultdict(int)
         self.where: dict[str, set[int]] = defaultdict(set)
         for i, (chunk, weight) in enumerate(zip(chunks, counts)):
             for pair in pairs(chunk):
                 self.count[pair] += weight
                 self.where[pair].add(i)
-        self.vocab = vocab
-        self.key = self._smallest if tie == "smallest" else self._largest_text
+        self.key = tie.pair_key(vocab)  # reads vocab as it grows
         self.histogram = Counter(self.count.values())
         self.heap = [(-count, self.key(pair), pair) for pair, count in self.count.items()]
         heapq.heapify(self.heap)
-
-    @staticmethod
-    def _smallest(pair: str) -> str:
-        return pair  # code-point order of the two characters is (left id, right id) order
-
-    def _largest_text(self, pair: str) -> tuple:
-        left, right = pair_ids(pair)
-        return descending(self.vocab[left]), descending(self.vocab[right])
 
     def best(self) -> tuple[str, int] | None:
         """The winning pair and its count, or None when no pair is left."""

@@ -1,10 +1,11 @@
 """The reference trainer: a full recount every round, short enough to read in a minute.
 
-It shares nothing with the fast trainer but the input, so tests can hold one
-against the other.
+It shares nothing with the fast trainer but the input (the tie rule's key among
+it), so tests can hold one against the other.
 
+>>> from bpe.options import TIE
 >>> result = train(["aaa", "aba"], [1, 1], [bytes([i]) for i in range(256)],
-...                first_id=256, tie="smallest", min_frequency=1, max_merges=2)
+...                first_id=256, tie=TIE.choose("smallest"), min_frequency=1, max_merges=2)
 >>> [(m.left, m.right, m.id, m.count, m.replacements, m.ties) for m in result.merges]
 [(97, 97, 256, 2, 1, 1), (97, 98, 257, 1, 1, 3)]
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .merge import Merge, Result
+from .options import TieRule
 
 
 def count_pairs(chunks: list[tuple[int, ...]], counts: list[int]) -> Counter:
@@ -24,11 +26,10 @@ def count_pairs(chunks: list[tuple[int, ...]], counts: list[int]) -> Counter:
     return pairs
 
 
-def choose(pairs: Counter, tie: str, vocab: list[bytes]) -> tuple[int, int]:
-    """The winning pair: highest count, then the tie rule."""
-    if tie == "smallest":
-        return min(pairs, key=lambda pair: (-pairs[pair], pair))
-    return max(pairs, key=lambda pair: (pairs[pair], vocab[pair[0]], vocab[pair[1]]))
+def choose(pairs: Counter, tie: TieRule, vocab: list[bytes]) -> tuple[int, int]:
+    """The winning pair: highest count, then the smallest tie key."""
+    key = tie.key(vocab)
+    return min(pairs, key=lambda pair: (-pairs[pair], key(*pair)))
 
 
 def replace(chunk: tuple[int, ...], pair: tuple[int, int], new_id: int) -> tuple[tuple[int, ...], int]:

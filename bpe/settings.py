@@ -1,34 +1,30 @@
 """Training settings: every choice the published BPE systems disagree on, named.
 
+The options and their values are `options.py`'s; a Settings holds each value's name
+(what files and links write) and gives back the value itself.
+
 >>> Settings(alphabet="bytes", pretokenizer="kinds", specials="octlm").first_merge_id(256)
 261
 >>> Settings(vocab_size=300).max_merges(base_size=256)
 44
+>>> Settings(tie="largest-text").tie_rule.used_by
+'the from-scratch text'
 """
 from __future__ import annotations
 
 import dataclasses
 
-from .errors import UserInputError
-from .pretokenize import PRETOKENIZERS
+from .errors import SettingsError
+from .options import ALPHABET, PRETOKENIZER, SPECIALS as SPECIAL_SETS, TIE, AlphabetKind, SpecialSet, TieRule
 
-ALPHABETS = ("bytes", "chars")
-#: smallest: smallest (left id, right id) wins a tie (octlm, the course, the explainer).
-#: largest-text: largest (left text, right text) wins, as `max(pairs, key=lambda p: (pairs[p], p))`
-#: in the from-scratch text.
-TIES = ("smallest", "largest-text")
-SPECIALS = {
-    "none": (),
-    # octlm reserves five ids after the bytes; <|eos|> is 258 and two are kept for tool use,
-    # so that their ids never move. The seed names only <|eos|>; the other names are ours.
-    "octlm": ("<|pad|>", "<|bos|>", "<|eos|>", "<|tool_call|>", "<|tool_result|>"),
-}
+__all__ = ["ALPHABETS", "MAX_VOCAB", "SPECIALS", "TIES", "Settings", "SettingsError"]
+
+ALPHABETS = ALPHABET.names
+TIES = TIE.names
+#: Each specials setting's reserved tokens, by name.
+SPECIALS = {value.name: value.tokens for value in SPECIAL_SETS}
 #: Token ids are stored as code points internally (see `sequence.py`), so this is the ceiling.
 MAX_VOCAB = 0x10FFFF
-
-
-class SettingsError(UserInputError):
-    """A setting, or a combination of settings, that cannot work. The message names the option."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,23 +40,38 @@ class Settings:
     specials: str = "none"
 
     def __post_init__(self) -> None:
-        _choose("alphabet", self.alphabet, ALPHABETS)
-        _choose("pretokenizer", self.pretokenizer, PRETOKENIZERS)
-        _choose("tie", self.tie, TIES)
-        _choose("specials", self.specials, tuple(SPECIALS))
+        ALPHABET.choose(self.alphabet)
+        PRETOKENIZER.choose(self.pretokenizer)
+        TIE.choose(self.tie)
+        needs = SPECIAL_SETS.choose(self.specials).needs
         if type(self.min_frequency) is not int or self.min_frequency < 1:
-            raise SettingsError(f"--min-frequency must be a whole number of at least 1, not {self.min_frequency!r}")
+            raise SettingsError("min_frequency", f"{{option}} must be a whole number of at least 1, "
+                                                 f"not {SettingsError.shown(self.min_frequency)}")
         if self.merges is not None and self.vocab_size is not None:
-            raise SettingsError("give either --merges or --vocab-size, not both")
-        for name, value in (("merges", self.merges), ("vocab-size", self.vocab_size)):
+            raise SettingsError("merges", "give either {option} or {0}, not both", "vocab_size")
+        for field in ("merges", "vocab_size"):
+            value = getattr(self, field)
             if value is not None and (type(value) is not int or not 0 <= value <= MAX_VOCAB):
-                raise SettingsError(f"--{name} must be a whole number from 0 to {MAX_VOCAB}, not {value!r}")
-        if self.specials == "octlm" and self.alphabet != "bytes":
-            raise SettingsError("--specials octlm reserves ids 256-260 after the 256 bytes, so it needs --alphabet bytes")
+                raise SettingsError(field, f"{{option}} must be a whole number from 0 to {MAX_VOCAB}, not {SettingsError.shown(value)}")
+        if needs and self.alphabet != needs:
+            raise SettingsError("specials", f"{{option}} {self.specials} reserves ids 256-260 after the 256 bytes, "
+                                            f"so it needs {{0}} {needs}", "alphabet")
+
+    @property
+    def alphabet_kind(self) -> AlphabetKind:
+        return ALPHABET.choose(self.alphabet)
+
+    @property
+    def tie_rule(self) -> TieRule:
+        return TIE.choose(self.tie)
+
+    @property
+    def special_set(self) -> SpecialSet:
+        return SPECIAL_SETS.choose(self.specials)
 
     @property
     def special_tokens(self) -> tuple[str, ...]:
-        return SPECIALS[self.specials]
+        return self.special_set.tokens
 
     def first_merge_id(self, alphabet_size: int) -> int:
         """The id of the first merge: after the base alphabet and the specials."""
@@ -70,9 +81,8 @@ class Settings:
         """How many merges the budget allows, given the base vocabulary (alphabet + specials)."""
         if self.vocab_size is not None:
             if self.vocab_size < base_size:
-                raise SettingsError(
-                    f"--vocab-size {self.vocab_size} is below the base vocabulary of {base_size} entries"
-                )
+                raise SettingsError("vocab_size", f"{{option}} {self.vocab_size} is below the base vocabulary "
+                                                  f"of {base_size} entries")
             return self.vocab_size - base_size
         if self.merges is not None:
             return min(self.merges, MAX_VOCAB - base_size)
@@ -83,8 +93,3 @@ class Settings:
 
     def replace(self, **changes) -> "Settings":
         return dataclasses.replace(self, **changes)
-
-
-def _choose(option: str, value: str, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise SettingsError(f"--{option} must be one of {', '.join(choices)}, not {value!r}")

@@ -120,6 +120,18 @@ def read_text(path: str) -> str:
     return decode(read_bytes(path), path)
 
 
+def read_json(path: str):
+    """A JSON file's value, or InputFileError saying why it is not JSON."""
+    import json  # here: the page reads no JSON files, and imports stay lean there
+
+    try:
+        return json.loads(read_text(path))
+    except json.JSONDecodeError as error:
+        raise InputFileError(f"{path}: invalid JSON ({error})") from None
+    except RecursionError:
+        raise InputFileError(f"{path}: invalid JSON (nested too deeply)") from None
+
+
 def read_stdin() -> str:
     """Standard input as UTF-8 text, exactly as sent."""
     return decode(_bounded(sys.stdin.buffer, "standard input", MAX_INPUT_BYTES), "standard input")

@@ -21,7 +21,6 @@ from .corpus import Corpus
 from .merge import Merge
 from .sequence import pair, pair_ids, pairs
 from .settings import Settings
-from .ties import sort_key
 from .tokenizer import Tokenizer
 
 ALGORITHMS = {"fast": fast.train, "reference": reference.train}
@@ -125,7 +124,7 @@ class Training:
 
         `round_ = len(merges) + 1` gives the pairs left when training stopped."""
         counts = self._state(round_ - 1)[1]
-        key = sort_key(self.settings.tie, self.vocab)
+        key = self.settings.tie_rule.key(self.vocab)
         table = [Candidate(*pair_ids(p), count) for p, count in counts.items()]
         table.sort(key=lambda c: (-c.count, key(c.left, c.right)))
         return table
@@ -153,7 +152,7 @@ def train(documents: list[str], settings: Settings, algorithm: str = "fast") -> 
     vocab = corpus.alphabet.symbols + [name.encode() for name in settings.special_tokens]
     result = ALGORITHMS[algorithm](
         corpus.chunks, corpus.counts, vocab, first_id,
-        settings.tie, settings.min_frequency, settings.max_merges(first_id),
+        settings.tie_rule, settings.min_frequency, settings.max_merges(first_id),
     )
     stopped = result.stopped if corpus.chunks else "the corpus is empty"
     return Training(settings, corpus, result.merges, stopped)

@@ -64,7 +64,7 @@ def test_japanese_costs_more_tokens_per_character_than_english(cl100k):
 
 
 def test_numbers_are_cut_in_groups_of_up_to_three_digits(cl100k):
-    assert [text for _, text in cl100k.pieces("2023 2024 1234567")] == ["202", "3", " ", "202", "4", " ", "123", "456", "7"]
+    assert [text for _, text in cl100k.token_texts("2023 2024 1234567")] == ["202", "3", " ", "202", "4", " ", "123", "456", "7"]
 
 
 def test_the_text_is_never_html_in_the_comparison(cl100k):

@@ -1,0 +1,197 @@
+"""Hugging Face `tokenizer.json`: what `tokenizers.Tokenizer.from_file` loads, ids unchanged.
+
+Under the `bytes` alphabet tokens are named as byte-level BPE files name them (GPT-2's
+byte-to-character map), and the pre-tokenizer is a `Split` with our pattern, then
+`ByteLevel(use_regex=False)`. A `chars` alphabet is written as plain characters. Specials
+are in the vocabulary at their ids but are not `added_tokens`: tokenizers matches an added
+token's text inside any text, and octlm's `<|eos|>` written in a text is ordinary bytes.
+Import reads byte-level BPE files back, and refuses what bpe cannot honour.
+
+>>> import bpe
+>>> t = bpe.train(["low lower lowest"] * 3, bpe.Settings(pretokenizer="words", merges=4))
+>>> data = to_hf(t.tokenizer)
+>>> data["model"]["merges"][:2], data["model"]["vocab"]["Ġlow"]
+([['l', 'o'], ['lo', 'w']], 258)
+"""
+from __future__ import annotations
+
+import json
+
+from .. import textio
+from ..options import SPECIALS
+from ..tokenizer import Tokenizer
+from .byte_level import byte_level_bytes, byte_level_name
+from .common import FormatError, Imported, check_distinct, first_merge_id, octlm_ids, pairs_from_bytes, imported_tokenizer, specials_setting
+from .splits import GPT2_SPELLINGS, exported_pattern, pretokenizer_of
+
+
+def export(tokenizer: Tokenizer, path: str, name: str | None = None) -> tuple[dict[str, str], str, list[str]]:
+    """({path: text} to write, what was written, notes on what differs)."""
+    done = (f"wrote {path}: tokenizers.Tokenizer.from_file reads it "
+            f"({len(tokenizer.vocab)} ids, {len(tokenizer.merges)} merges)")
+    notes = [] if tokenizer.settings.alphabet_kind.byte_level else [
+        "a character outside the chars alphabet has no id here and is dropped by tokenizers, "
+        "so texts with one encode differently"]
+    return {path: to_hf_json(tokenizer)}, done, notes
+
+
+def load(path: str, pretokenizer: str | None = None) -> tuple[Imported, list[str]]:
+    """The file at `path` imported, and the files read."""
+    return from_hf(textio.read_json(path), pretokenizer), [path]
+
+
+def to_hf(tokenizer: Tokenizer) -> dict:
+    """A `tokenizer.json` object that `tokenizers.Tokenizer.from_file` loads, ids unchanged."""
+    check_distinct(tokenizer, "tokenizer.json", specials=True)
+    byte_level = tokenizer.settings.alphabet_kind.byte_level
+    name = byte_level_name if byte_level else (lambda token: token.decode("utf-8", "surrogatepass"))
+    # Specials keep their ids in the model's vocabulary (as GPT-2's <|endoftext|> does); a merge
+    # never makes their names, since _check_distinct refuses a token with the same bytes.
+    vocab = {(tokenizer.specials.get(i) or name(token)): i for i, token in enumerate(tokenizer.vocab)}
+    merges = [[name(tokenizer.vocab[left]), name(tokenizer.vocab[right])] for left, right in tokenizer.merges]
+    pattern = exported_pattern(tokenizer.settings.pretokenizer)
+    steps = []
+    if pattern is not None:
+        steps.append({"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False})
+    if byte_level:
+        steps.append({"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False})
+    pre_tokenizer = None if not steps else steps[0] if len(steps) == 1 else {"type": "Sequence", "pretokenizers": steps}
+    decoder = ({"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}
+               if byte_level else {"type": "Fuse"})
+    return {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": [],
+        "normalizer": None,
+        "pre_tokenizer": pre_tokenizer,
+        "post_processor": None,
+        "decoder": decoder,
+        "model": {
+            "type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+            "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+            "vocab": vocab, "merges": merges,
+        },
+    }
+
+
+def to_hf_json(tokenizer: Tokenizer) -> str:
+    return json.dumps(to_hf(tokenizer), ensure_ascii=False, indent=1)
+
+
+#: BPE model options bpe has no setting for, each with the value that means "off".
+_HF_OFF = {"dropout": (None, 0, 0.0), "ignore_merges": (None, False), "byte_fallback": (None, False),
+           "continuing_subword_prefix": (None, ""), "end_of_word_suffix": (None, "")}
+
+
+def from_hf(data: dict, pretokenizer: str | None = None) -> Imported:
+    """Read a byte-level BPE `tokenizer.json` object."""
+    model = _hf_model(data)
+    normalizer = data.get("normalizer")
+    if normalizer is not None:
+        kind = normalizer.get("type") if isinstance(normalizer, dict) else normalizer
+        raise FormatError(f"the file has a normalizer ({kind}), which bpe has no setting for")
+    pattern, byte_level = _hf_pre_tokenizer(data.get("pre_tokenizer"))
+    if not byte_level:
+        raise FormatError("only byte-level BPE files can be imported (the pre-tokenizer has no ByteLevel step)")
+    notes = []
+    if pretokenizer is None:
+        pretokenizer = pretokenizer_of(pattern)
+    else:
+        notes.append(f"split with --pretokenizer {pretokenizer} instead of the file's own pattern")
+    added = _hf_added_tokens(data.get("added_tokens"))
+    vocab = _hf_vocab(model.get("vocab"))
+    specials, dropped = specials_setting(added or _octlm_in_vocab(vocab))
+    if dropped:
+        notes.append(f"{len(dropped)} added token(s) left out ({', '.join(dropped[:5])}{'...' if len(dropped) > 5 else ''}): "
+                     "bpe's settings name only octlm's specials")
+    merges = [_hf_merge(item, rank) for rank, item in enumerate(model["merges"])]
+    first = first_merge_id(specials)
+    saved = imported_tokenizer(pretokenizer, specials, pairs_from_bytes(merges, first))
+    ours, named = saved.tokenizer.vocab, set(added) | set(SPECIALS.choose(specials).tokens)
+    moved = sum(1 for name, i in vocab.items()
+                if not (0 <= i < len(ours) and byte_level_name(ours[i]) == name) and name not in named)
+    if moved:
+        notes.append(f"{moved} of {len(vocab)} ids differ from the file's: bpe's ids 0-255 are the byte values"
+                     + ("" if moved > 256 else ", and the file orders single bytes otherwise"))
+    return Imported(saved, notes)
+
+
+def _hf_model(data) -> dict:
+    """The file's BPE model, refused when it uses an option bpe cannot honour."""
+    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+        raise FormatError('not a tokenizer.json: no "model" object')
+    model = data["model"]
+    if model.get("type", "BPE") != "BPE":
+        raise FormatError(f"the model is {model.get('type')!r}, not BPE: only BPE files can be imported")
+    if not isinstance(model.get("merges"), list):
+        raise FormatError('the BPE model\'s "merges" must be a list')
+    for field, off in _HF_OFF.items():
+        if model.get(field) not in off:
+            raise FormatError(f"the BPE model sets {field} to {model[field]!r}, which bpe has no setting for")
+    return model
+
+
+def _hf_merge(item, rank: int) -> tuple[bytes, bytes]:
+    """One merge, written "left right" or ["left", "right"]."""
+    parts = item.split(" ") if isinstance(item, str) else item
+    if not isinstance(parts, list) or len(parts) != 2 or not all(isinstance(p, str) and p for p in parts):
+        raise FormatError(f'merge {rank} must be "left right" or ["left", "right"], not {json.dumps(item)[:60]}')
+    return byte_level_bytes(parts[0]), byte_level_bytes(parts[1])
+
+
+def _hf_vocab(vocab) -> dict[str, int]:
+    if vocab is None:
+        return {}
+    if not isinstance(vocab, dict) or not all(type(i) is int for i in vocab.values()):
+        raise FormatError('the BPE model\'s "vocab" must map each token to a whole-number id')
+    return vocab
+
+
+def _hf_added_tokens(items) -> dict[str, int]:
+    if items is None:
+        return {}
+    if not isinstance(items, list):
+        raise FormatError('"added_tokens" must be a list')
+    for n, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("content"), str) or type(item.get("id")) is not int:
+            raise FormatError(f'added token {n} must have a "content" string and a whole-number "id"')
+    return {item["content"]: item["id"] for item in items}
+
+
+def _octlm_in_vocab(vocab: dict[str, int]) -> dict[str, int]:
+    """octlm's specials when the vocabulary holds them at their ids (our export writes them there,
+    not as added tokens, which tokenizers would match inside ordinary text)."""
+    octlm = octlm_ids()
+    return octlm if all(vocab.get(name) == i for name, i in octlm.items()) else {}
+
+
+def _hf_pre_tokenizer(step) -> tuple[str | None, bool]:
+    """(split pattern or None, whether bytes are mapped) for the pre-tokenizers we understand."""
+    if step is None:
+        return None, False
+    if not isinstance(step, dict):
+        raise FormatError(f"the pre-tokenizer must be an object with a type, not {json.dumps(step)[:40]}")
+    kind = step.get("type")
+    if kind == "ByteLevel":
+        if step.get("add_prefix_space"):
+            raise FormatError("the ByteLevel pre-tokenizer adds a prefix space, which bpe has no setting for")
+        return (GPT2_SPELLINGS[0] if step.get("use_regex", True) else None), True
+    if kind == "Split":
+        pattern = step.get("pattern")
+        if (step.get("behavior") != "Isolated" or step.get("invert") or not isinstance(pattern, dict)
+                or not isinstance(pattern.get("Regex"), str)):
+            raise FormatError("only a Split by a regex with the Isolated behaviour can be imported")
+        return pattern["Regex"], False
+    if kind == "Sequence":
+        pattern, byte_level = None, False
+        inner_steps = step.get("pretokenizers")
+        if not isinstance(inner_steps, list):
+            raise FormatError('a Sequence pre-tokenizer must have a "pretokenizers" list')
+        for inner in inner_steps:
+            p, b = _hf_pre_tokenizer(inner)
+            if p is not None and pattern is not None:
+                raise FormatError("the file splits text twice, which no bpe pre-tokenizer does")
+            pattern, byte_level = pattern if p is None else p, byte_level or b
+        return pattern, byte_level
+    raise FormatError(f"the pre-tokenizer {kind!r} has no bpe equivalent")

@@ -1,0 +1,101 @@
+"""A tiktoken-style tokenizer: cut the text with the split pattern; a chunk whose bytes are a
+token is that token; otherwise tiktoken's merge rule (`merge.py`). Chunks are cached.
+
+>>> enc = Encoding("tiny", r"\\w+|\\s+", [bytes([i]) for i in range(256)] + [b"ab"], {})
+>>> enc.encode("abc ab"), enc.decode([256, 99])
+([256, 99, 32, 256], 'abc')
+"""
+from __future__ import annotations
+
+import re
+
+from ..dialect import python_pattern
+from .merge import byte_pair_merge
+
+#: Distinct chunks remembered before the cache starts over.
+CACHE_LIMIT = 200_000
+
+
+class Encoding:
+    """A tiktoken-style tokenizer: ranks (token bytes -> id), a split pattern, specials."""
+
+    def __init__(self, name: str, pat_str: str, tokens: list[bytes], special_tokens: dict[str, int]):
+        self.name = name
+        self.pat_str = pat_str
+        self.tokens = tokens  # id -> bytes; ranks are 0..len-1
+        self.ranks = {token: rank for rank, token in enumerate(tokens)}
+        if len(self.ranks) != len(tokens):
+            raise ValueError("two ranks have the same bytes")
+        self.special_tokens = dict(special_tokens)
+        self._special_bytes = {i: text.encode() for text, i in special_tokens.items()}
+        self.pattern = re.compile(python_pattern(pat_str))
+        self._split = self.pattern.findall if self.pattern.groups == 0 else (
+            lambda text: [m.group() for m in self.pattern.finditer(text)])
+        self._cache: dict[str, tuple[int, ...]] = {}
+
+    def __repr__(self) -> str:
+        return f"<Encoding {self.name!r}: {len(self.tokens)} ranks, {len(self.special_tokens)} specials>"
+
+    @property
+    def n_vocab(self) -> int:
+        return max([len(self.tokens) - 1, *self.special_tokens.values()]) + 1
+
+    def split(self, text: str) -> list[str]:
+        """The chunks the split pattern cuts `text` into (merges never cross them)."""
+        return self._split(_clean(text))
+
+    def _chunk(self, chunk: str) -> tuple[int, ...]:
+        ids = self._cache.get(chunk)
+        if ids is None:
+            if len(self._cache) > CACHE_LIMIT:
+                self._cache.clear()
+            piece = chunk.encode("utf-8")
+            rank = self.ranks.get(piece)
+            ids = self._cache[chunk] = (rank,) if rank is not None else tuple(byte_pair_merge(piece, self.ranks))
+        return ids
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Token ids, special tokens' text encoded as plain text (tiktoken's encode_ordinary)."""
+        chunk, out = self._chunk, []
+        for piece in self.split(text):
+            out.extend(chunk(piece))
+        return out
+
+    def encode(self, text: str, allowed_special: set[str] | str = frozenset()) -> list[int]:
+        """Token ids. Special tokens named in `allowed_special` ("all" for every one) are
+        matched in the text; any other special token's text is plain text. (tiktoken's
+        `encode` raises on a special token it was not allowed; this encodes it as text.)"""
+        allowed = set(self.special_tokens) if allowed_special == "all" else set(allowed_special)
+        if not allowed:
+            return self.encode_ordinary(text)
+        out = []
+        alternatives = "|".join(map(re.escape, sorted(allowed, key=len, reverse=True)))
+        for i, part in enumerate(re.split(f"({alternatives})", text)):
+            out.extend([self.special_tokens[part]] if i % 2 else self.encode_ordinary(part))
+        return out
+
+    def token_bytes(self, token_id: int) -> bytes:
+        if 0 <= token_id < len(self.tokens):
+            return self.tokens[token_id]
+        if token_id in self._special_bytes:
+            return self._special_bytes[token_id]
+        raise ValueError(f"{token_id!r} is not a token id of {self.name}")
+
+    def decode_bytes(self, ids) -> bytes:
+        return b"".join(map(self.token_bytes, ids))
+
+    def decode(self, ids, errors: str = "replace") -> str:
+        return self.decode_bytes(ids).decode("utf-8", errors)
+
+    def token_texts(self, text: str) -> list[tuple[int, str]]:
+        """(id, text) for each token; bytes that are not UTF-8 on their own are written \\xNN."""
+        return [(i, self.tokens[i].decode("utf-8", "backslashreplace")) for i in self.encode_ordinary(text)]
+
+
+def _clean(text: str) -> str:
+    """tiktoken's handling of lone surrogates, which UTF-8 cannot hold: each becomes U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
