@@ -16,6 +16,7 @@ import dataclasses
 from collections.abc import Iterable
 
 from .errors import lone_surrogate
+from .options import ALPHABET
 
 #: Stands for a character outside a `chars` alphabet; no merge ever involves it.
 UNKNOWN = chr(0x10FFFF)
@@ -33,14 +34,19 @@ class _Ids(dict):
 
 @dataclasses.dataclass(frozen=True)
 class Alphabet:
-    kind: str  # "bytes" or "chars"
+    kind: str  # an `options.ALPHABET` name: "bytes" or "chars"
     chars: str = ""  # the `chars` alphabet, in code-point order
+
+    @property
+    def byte_level(self) -> bool:
+        """Ids 0-255 are bytes (otherwise they are the corpus's characters)."""
+        return ALPHABET.choose(self.kind).byte_level
 
     @classmethod
     def of(cls, kind: str, documents: Iterable[str]) -> "Alphabet":
         """The alphabet of a kind for a corpus (only `chars` looks at the corpus)."""
-        if kind == "bytes":
-            return cls("bytes")
+        if ALPHABET.choose(kind).byte_level:
+            return cls(kind)
         seen: set[str] = set()
         for document in documents:
             seen.update(document)
@@ -52,7 +58,7 @@ class Alphabet:
     @property
     def symbols(self) -> list[bytes]:
         """The bytes of each base id, index = id."""
-        if self.kind == "bytes":
+        if self.byte_level:
             return [bytes([value]) for value in range(256)]
         return [char.encode("utf-8") for char in self.chars]
 
@@ -61,7 +67,7 @@ class Alphabet:
 
         Raises TextError for a lone surrogate, under either alphabet: it is no character,
         and UTF-8 (so a saved tokenizer, and decoding) cannot hold one."""
-        if self.kind == "chars":
+        if not self.byte_level:
             return chunk.translate(self._table)
         try:
             return chunk.encode("utf-8").decode("latin-1")
@@ -77,4 +83,4 @@ class Alphabet:
         return table
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "chars": self.chars} if self.kind == "chars" else {"kind": "bytes"}
+        return {"kind": self.kind} if self.byte_level else {"kind": self.kind, "chars": self.chars}

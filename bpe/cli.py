@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-from . import documents, files, textio
+from . import files, textio
 from .errors import UserInputError
 from .options import ALPHABET, DOCUMENTS, FORMAT, MIN_FREQUENCY, PRETOKENIZER, SPECIALS, TIE, Option
 from .presets import PRESETS
@@ -52,7 +52,8 @@ def _corpus(args: argparse.Namespace) -> tuple[list[str], Settings]:
             raise UserError(f"unknown preset {args.preset!r}; `python3 -m bpe presets` lists them")
         preset = PRESETS[args.preset]
     texts = [textio.decode(data, path) for path, data in textio.read_all(args.files)]
-    found = [doc for text in texts for doc in documents.split(text, args.documents or "file")]
+    split = DOCUMENTS.choose(args.documents or "file").split
+    found = [doc for text in texts for doc in split(text)]
     found += [textio.argument(text, "--text") for text in args.text]
     if not found and not args.files and preset is not None:
         found = list(preset.documents)

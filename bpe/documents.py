@@ -11,31 +11,30 @@ separators below, no character of the text is dropped or changed.
   whitespace; the separator is the line ending of a paragraph's last line and the
   blank or whitespace-only lines after it (with `\\n` or `\\r\\n` endings).
 
->>> split("a\\r\\nb\\fc\\n\\nd", "line")
+Which splits there are, by name, is `options.DOCUMENTS`; each value carries its function.
+
+>>> lines("a\\r\\nb\\fc\\n\\nd")
 ['a', 'b\\x0cc', 'd']
->>> split("p1\\n \\n \\np2\\r\\n\\r\\n  p3\\n", "paragraph")
+>>> paragraphs("p1\\n \\n \\np2\\r\\n\\r\\n  p3\\n")
 ['p1', 'p2', '  p3']
->>> split("a\\r\\n", "file")
+>>> whole("a\\r\\n")
 ['a\\r\\n']
 """
 from __future__ import annotations
 
 import re
 
-MODES = ("file", "line", "paragraph")
-
 _LINE_END = re.compile(r"\r?\n")
 
 
-def split(text: str, mode: str) -> list[str]:
-    """The documents of a text under one of MODES; empty documents are left out."""
-    if mode == "file":
-        return [text] if text else []
-    if mode == "line":
-        return [line for line in _LINE_END.split(text) if line]
-    if mode == "paragraph":
-        return paragraphs(text)
-    raise ValueError(f"unknown document split {mode!r}; choose one of {', '.join(MODES)}")
+def whole(text: str) -> list[str]:
+    """The text as one document (none if it is empty)."""
+    return [text] if text else []
+
+
+def lines(text: str) -> list[str]:
+    """Each non-empty line, without its ending."""
+    return [line for line in _LINE_END.split(text) if line]
 
 
 def paragraphs(text: str) -> list[str]:

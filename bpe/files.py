@@ -155,8 +155,8 @@ def _read_alphabet(data, settings: Settings) -> Alphabet:
     kind = data.get("kind") if isinstance(data, dict) else None
     if kind != settings.alphabet:
         raise TokenizerFileError(f"the alphabet kind {kind!r} contradicts the settings' {settings.alphabet!r}")
-    if kind == "bytes":
-        return Alphabet("bytes")
+    if Alphabet(kind).byte_level:
+        return Alphabet(kind)
     chars = data.get("chars")
     if not isinstance(chars, str) or list(chars) != sorted(set(chars)):
         raise TokenizerFileError('a "chars" alphabet must list distinct characters in code-point order')

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 
-from . import patterns
+from . import documents, patterns
 from .errors import SettingsError
 
 
@@ -32,6 +32,11 @@ class Value:
     label: str  # the page's words for it
     help: str  # one sentence
     used_by: str = ""  # the published systems that use it
+    link: str = ""  # its word in a share link, where that differs from the name
+
+    @property
+    def link_word(self) -> str:
+        return self.link or self.name
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,6 +65,10 @@ class Option:
         values = "; ".join(f"{value.name}: {value.help}" + (f" ({value.used_by})" if value.used_by else "")
                            for value in self.values)
         return f"{self.help} {values}." if values else self.help
+
+    def labelled(self, label: str) -> Value:
+        """The value the page shows as `label`."""
+        return next(value for value in self.values if value.label == label)
 
     def choose(self, name) -> Value:
         """The value called `name`, or SettingsError naming this option and its values."""
@@ -98,7 +107,8 @@ class Pretokenizer(Value):
 PRETOKENIZER = Option(
     "pretokenizer", "pre-tokenizer", "Where merges may not cross.", (
         Pretokenizer("none", "none", "whole documents", "the course"),
-        Pretokenizer("words", "words", 'a word keeps its leading space: " ?[^\\s]+|\\s+"', "the from-scratch text",
+        Pretokenizer("words", "words", "a word keeps its leading space; runs of whitespace stand alone",
+                     "the from-scratch text",
                      pattern=lambda astral=True: patterns.WORDS),
         Pretokenizer("kinds", "kinds", "runs of one kind: whitespace, word characters, digits, other", "octlm",
                      pattern=patterns.kinds, stand_ins={"L": "a", "M": "a", "N": "0"}),
@@ -178,11 +188,34 @@ OPTIONS: dict[str, Option] = {option.field: option for option in
 
 # --------------------------------------------------------------------------- documents and formats
 
+@dataclasses.dataclass(frozen=True)
+class DocumentSplit(Value):
+    split: Callable[[str], list[str]] = None  # a text's documents (`documents.py` states the rule)
+
+
 DOCUMENTS = Option("documents", "documents", "Documents are barriers: merges never cross from one document "
                    "to the next.", (
-    Value("file", "whole text", "the whole text is one document"),
-    Value("line", "each line", "each line (ending at \\n) is a document"),
-    Value("paragraph", "blank lines", "paragraphs between blank lines are documents"),
+    DocumentSplit("line", "each line", "each line is a document (a line ends at a line feed only)", link="lines",
+                  split=documents.lines),
+    DocumentSplit("paragraph", "blank lines", "paragraphs between blank lines are documents", link="paragraphs",
+                  split=documents.paragraphs),
+    DocumentSplit("file", "whole text", "the whole text is one document", link="whole", split=documents.whole),
+))
+
+
+@dataclasses.dataclass(frozen=True)
+class Budget(Value):
+    field: str = ""  # the Settings field its number goes to ("" for none)
+    counts_base: bool = False  # its number counts the base vocabulary too
+
+
+#: How the page gives the budget: the command line has a flag for each of the first two.
+BUDGET = Option("budget", "budget", "How much to learn: a number of merges, a vocabulary size, or until no "
+                "pair is frequent enough.", (
+    Budget("merges", "merges", "at most this many merges", field="merges"),
+    Budget("vocab-size", "vocab size", "at most this many vocabulary entries", field="vocab_size", link="vocab",
+           counts_base=True),
+    Budget("none", "no limit", "until no pair reaches the minimum count"),
 ))
 
 

@@ -59,7 +59,7 @@ EXPLAINER_WORDS = (("walk", 4), ("walked", 5), ("walking", 4), ("talked", 4), ("
 
 
 def blocks(text: str) -> list[str]:
-    """The text cut at blank lines, each block its own document: `documents.split`'s `paragraph` rule,
+    """The text cut at blank lines, each block its own document: the `paragraph` rule of `documents.py`,
     which the page's "blank lines" split uses too, so such a preset shows as the file it came from.
 
     >>> blocks("a b\\nc\\n\\n\\nd\\n")

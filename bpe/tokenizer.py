@@ -142,14 +142,14 @@ class Tokenizer:
 
     def _ids(self, seq: str) -> tuple[int | None, ...]:
         ids = tuple(map(ord, seq))
-        if self.alphabet.kind == "chars" and UNKNOWN in seq:
+        if not self.alphabet.byte_level and UNKNOWN in seq:
             return tuple(None if i == ord(UNKNOWN) else i for i in ids)
         return ids
 
     def pieces(self, text: str, rounds: int | None = None) -> list[tuple[int | None, str]]:
         """(id, display text) for each token of `text`, unknown characters shown as themselves."""
         ids = self.encode(text, rounds)
-        unknown = iter(char for char in text if self.alphabet.kind == "chars" and char not in self.alphabet.chars)
+        unknown = iter(char for char in text if not self.alphabet.byte_level and char not in self.alphabet.chars)
         return [(i, next(unknown) if i is None else self.token_text(i)) for i in ids]
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:

@@ -184,9 +184,9 @@ def test_any_query_gives_validated_changes_or_a_message_and_never_raises(query):
         assert changes[name] in AppState.param[name].objects or changes[name] in AppState.param[name].objects.values()
     for name in ("min_frequency", "budget_size", "round"):
         assert isinstance(changes[name], int) and 0 <= changes[name] <= MAX_VOCAB
-    assert len(changes["encode_text"]) <= TEXT_LIMIT and not share._problem(changes["encode_text"])
+    assert len(changes["encode_text"]) <= TEXT_LIMIT and not share.problem(changes["encode_text"])
     if changes["corpus_text"] != share.baseline(changes["preset"])["corpus_text"]:
-        assert len(changes["corpus_text"]) <= CORPUS_LIMIT and not share._problem(changes["corpus_text"])
+        assert len(changes["corpus_text"]) <= CORPUS_LIMIT and not share.problem(changes["corpus_text"])
     share.training_settings(**{name: changes[name] for name in SETTING_INPUTS})  # raises if they cannot work
 
 
@@ -195,7 +195,7 @@ def test_any_query_gives_validated_changes_or_a_message_and_never_raises(query):
        text=st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40),
        round_=st.integers(0, 30))
 def test_any_shareable_view_round_trips(corpus, text, round_):
-    if not corpus.strip() or share._problem(corpus) or share._problem(text):
+    if not corpus.strip() or share.problem(corpus) or share.problem(text):
         return
     state = AppState(preset="course")
     state.param.update(corpus_text=corpus, split="whole text", encode_text=text)

@@ -60,12 +60,14 @@ def test_the_apps_descriptions_skip_markdown_it(plain_paragraph):
     sys.path.insert(0, str(ROOT / "site"))
     try:
         from bpe_app.documents import MAX_CORPUS_BYTES, megabytes
-        from bpe_app.settings_view import HELP
+        from bpe_app.settings_view import DESCRIBED, help_text
         from bpe_app.state import AppState
     finally:
         sys.path.remove(str(ROOT / "site"))
     corpus = f"Edit freely, then click outside the box to retrain. At most {megabytes(MAX_CORPUS_BYTES)}."
-    for text in [*HELP.values(), corpus, AppState.param.budget_size.doc]:  # a widget from_param has its doc
+    docs = [AppState.param[name].doc for name in ("alphabet", "pretokenizer", "tie", "specials", "min_frequency",
+                                                   "budget_size")]
+    for text in [*map(help_text, DESCRIBED), corpus, *docs]:  # a widget from_param has its doc
         assert plain_paragraph(text) is not None, text
 
 

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 import bpe
-from bpe import documents, files, textio
+from bpe import files, textio
+from bpe.options import DOCUMENTS
 from bpe.cli import main
 from bpe.errors import TextError, UserInputError
 
@@ -51,7 +52,7 @@ def test_lines_end_at_newline_only(tmp_path):
     code, out, _ = run("train", str(path), "--documents", "line", "--alphabet", "chars", "--pretokenizer", "none",
                        "--merges", "0", "--json")
     assert code == 0
-    assert documents.split(path.read_bytes().decode(), "line") == [
+    assert DOCUMENTS.choose("line").split(path.read_bytes().decode()) == [
         "x = 1\fy = 2\v\x1c\x85\u2028\u2029z", "w", "v"]
 
 
@@ -62,12 +63,12 @@ def test_lines_end_at_newline_only(tmp_path):
     ("one\ntwo\n", ["one\ntwo"]),
 ])
 def test_paragraphs_end_at_blank_or_whitespace_only_lines(text, expected):
-    assert documents.split(text, "paragraph") == expected
+    assert DOCUMENTS.choose("paragraph").split(text) == expected
 
 
-@given(st.text(st.sampled_from("ab \t\r\n\f\v\x1c\x85\u2028é")), st.sampled_from(documents.MODES))
+@given(st.text(st.sampled_from("ab \t\r\n\f\v\x1c\x85\u2028é")), st.sampled_from(DOCUMENTS.names))
 def test_no_character_but_a_separator_is_dropped_or_changed(text, mode):
-    found = documents.split(text, mode)
+    found = DOCUMENTS.choose(mode).split(text)
     if mode == "file":
         assert "".join(found) == text
     elif mode == "line":

@@ -13,11 +13,6 @@ from .wording import plural
 
 #: Rows shown; the rest are counted.
 ROW_LIMIT = 50
-#: Each tie rule in words, as the tie sentence ends: "(e, d) wins: smallest ids".
-TIE_RULES = {
-    "smallest": "smallest ids (left id, then right id)",
-    "largest-text": "largest text (left text, then right text)",
-}
 
 
 def pair_text(training: bpe.Training, left: int, right: int) -> str:
@@ -38,7 +33,7 @@ def tie_text(training: bpe.Training, round_: int) -> str:
         return f"No merge: training stopped, {training.stopped}. {best} has the top count, {top}."
     if tied == 1:
         return f"{best} has the top count, {top}."
-    return f"{tied} pairs tied at {top}; {best} wins: {TIE_RULES[training.settings.tie]}."
+    return f"{tied} pairs tied at {top}; {best} wins: {training.settings.tie_rule.help}."
 
 
 def overlap_note(merge: bpe.Merge, pair: str) -> str:

@@ -7,12 +7,12 @@
 """
 from __future__ import annotations
 
-from bpe import documents, textio
+from bpe import textio
+from bpe.options import DOCUMENTS
 
-#: How the corpus text is cut into documents (merges never cross a document's edge): the page's
-#: words for `bpe.documents`' modes, whose rule (what a line or a paragraph break is) they follow.
-MODES = {"each line": "line", "blank lines": "paragraph", "whole text": "file"}
-SPLITS = tuple(MODES)
+#: How the corpus text is cut into documents (merges never cross a document's edge), as the page
+#: labels `bpe.documents`' modes, whose rule (what a line or a paragraph break is) they follow.
+SPLITS = tuple(value.label for value in DOCUMENTS)
 #: The largest corpus the page trains on. Training time grows with it, and in the browser
 #: a 2 MB corpus already takes several seconds.
 MAX_CORPUS_BYTES = 2 * 1024 * 1024
@@ -24,7 +24,7 @@ class InputError(ValueError):
 
 def split_documents(text: str, split: str) -> list[str]:
     """The documents of a corpus text; empty ones are dropped."""
-    return documents.split(text, MODES[split])
+    return DOCUMENTS.labelled(split).split(text)
 
 
 def join_documents(documents: list[str]) -> tuple[str, str]:

@@ -18,7 +18,6 @@ import bpe
 import bpe.files
 from bpe import formats
 
-from .state import page_sentence
 from .styles import html_pane
 
 #: The merge table's columns: a merge's record, its tokens as text, and the corpus length after it.
@@ -73,7 +72,7 @@ def tiktoken_zip(tokenizer: bpe.Tokenizer) -> bytes:
 
 def tiktoken_problem(training: bpe.Training) -> str:
     """Why the training cannot be a tiktoken rank file, when that is known without trying ("" otherwise)."""
-    if training.settings.alphabet != "bytes":
+    if not training.settings.alphabet_kind.byte_level:
         return ("tiktoken works on bytes, and this tokenizer's alphabet is chars: set the alphabet to bytes to "
                 "export it for tiktoken, or use the Hugging Face file.")
     return ""
@@ -82,7 +81,7 @@ def tiktoken_problem(training: bpe.Training) -> str:
 def export_note_html(training: bpe.Training) -> str:
     """How to load each export, or why one cannot be made."""
     hf = 'Hugging Face: <code>tokenizers.Tokenizer.from_file("tokenizer-hf.json")</code>.'
-    if training.settings.alphabet == "chars":
+    if not training.settings.alphabet_kind.byte_level:
         hf += " A character outside the alphabet has no id, and tokenizers drops it."
     problem = tiktoken_problem(training)
     tiktoken = (f"<b>No tiktoken file</b>: {html.escape(problem)}" if problem else
@@ -132,8 +131,7 @@ class DownloadsView(pn.viewable.Viewer):
         try:
             return io.BytesIO(convert(self._state.training.tokenizer))
         except formats.FormatError as error:
-            self._state.param.update(message=page_sentence(f"This tokenizer cannot be exported: {error}"),
-                                     message_kind="error")
+            self._state.report(f"This tokenizer cannot be exported: {error}")
             return None
 
     def __panel__(self):

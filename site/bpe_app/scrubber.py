@@ -23,7 +23,7 @@ def round_caption(training: bpe.Training, rounds: int) -> str:
         did = (f"{token_chip(merge.left, vocab[merge.left])} + {token_chip(merge.right, vocab[merge.right])} → "
                f"{token_chip(merge.id, vocab[merge.id], new=True)} <span class='bpe-muted'>({merge.count} times)</span>")
     else:
-        unit = "bytes" if training.settings.alphabet == "bytes" else "characters"
+        unit = "bytes" if training.settings.alphabet_kind.byte_level else "characters"
         did = f"no merges yet, every piece is one of the {unit}"
     return (f'<div class="bpe-caption"><b>Round {rounds} of {total}</b>: {did}'
             f'<div class="bpe-muted">Training stopped after {plural(total, "merge")}: {training.stopped}. '

@@ -5,22 +5,20 @@ import html
 
 import panel as pn
 
+from bpe.options import ALPHABET, BUDGET, DOCUMENTS, MIN_FREQUENCY, PRETOKENIZER, SPECIALS, TIE, Option
 from bpe.presets import PRESETS
 
 from .documents import MAX_CORPUS_BYTES, megabytes
 from .styles import html_pane
 
-#: Hover help for each option (Panel renders it as HTML: no angle brackets).
-HELP = {
-    "split": "Documents are barriers: merges never cross from one document to the next.",
-    "alphabet": "bytes: 256 base tokens, so nothing is ever unknown. chars: the corpus's own characters.",
-    "pretokenizer": ("Where merges may not cross. none: whole documents. words: a word keeps its leading space. "
-                     "kinds: runs of letters, digits, spaces, other (octlm). gpt2: GPT-2's pattern."),
-    "tie": "Which pair wins when several share the top count.",
-    "specials": "Ids reserved after the base alphabet. octlm: pad, bos, eos and two tool tokens, ids 256-260.",
-    "min_frequency": "Training stops when the best pair occurs fewer times than this.",
-    "budget": "How much to learn: a number of merges, a vocabulary size, or until no pair is frequent enough.",
-}
+
+#: The options whose help the settings show on hover.
+DESCRIBED = (DOCUMENTS, ALPHABET, PRETOKENIZER, TIE, SPECIALS, MIN_FREQUENCY, BUDGET)
+
+
+def help_text(option: Option) -> str:
+    """An option's hover help, from the registry (Panel renders it as HTML, so it is escaped)."""
+    return html.escape(option.describe(), quote=False)
 
 
 def preset_description(name: str) -> str:
@@ -37,7 +35,7 @@ class SettingsView(pn.viewable.Viewer):
                                    sizing_mode="stretch_width")
         upload.param.watch(lambda event: state.load_upload(upload.filename or "the file", event.new), "value")
         budget_size = widgets.IntInput.from_param(p.budget_size, name="how many", start=0, width=110,
-                                                  disabled=p.budget.rx() == "no limit", css_classes=["budget-size"])
+                                                  disabled=p.budget.rx().rx.pipe(lambda budget: not BUDGET.labelled(budget).field), css_classes=["budget-size"])
         self._layout = pn.Column(
             widgets.Select.from_param(p.preset, name="Preset", css_classes=["preset-select"],
                                       sizing_mode="stretch_width"),
@@ -47,22 +45,22 @@ class SettingsView(pn.viewable.Viewer):
                 max_length=4 * MAX_CORPUS_BYTES, sizing_mode="stretch_width",
                 description=f"Edit freely, then click outside the box to retrain. At most {megabytes(MAX_CORPUS_BYTES)}.",
             ),
-            widgets.Select.from_param(p.split, name="Documents", description=HELP["split"],
+            widgets.Select.from_param(p.split, name="Documents", description=help_text(DOCUMENTS),
                                       sizing_mode="stretch_width"),
             html_pane(f'<div class="bpe-note">Or upload a UTF-8 text file (at most {megabytes(MAX_CORPUS_BYTES)}):</div>',
                       margin=(0, 10)),
             upload,
-            widgets.Select.from_param(p.alphabet, name="Alphabet", description=HELP["alphabet"],
+            widgets.Select.from_param(p.alphabet, name="Alphabet", description=help_text(ALPHABET),
                                       sizing_mode="stretch_width"),
-            widgets.Select.from_param(p.pretokenizer, name="Pre-tokenizer", description=HELP["pretokenizer"],
+            widgets.Select.from_param(p.pretokenizer, name="Pre-tokenizer", description=help_text(PRETOKENIZER),
                                       sizing_mode="stretch_width"),
-            widgets.Select.from_param(p.tie, name="Tie rule", css_classes=["tie-select"], description=HELP["tie"],
+            widgets.Select.from_param(p.tie, name="Tie rule", css_classes=["tie-select"], description=help_text(TIE),
                                       sizing_mode="stretch_width"),
-            widgets.Select.from_param(p.specials, name="Special tokens", description=HELP["specials"],
+            widgets.Select.from_param(p.specials, name="Special tokens", description=help_text(SPECIALS),
                                       sizing_mode="stretch_width"),
             widgets.IntInput.from_param(p.min_frequency, name="Minimum pair count", start=1,
-                                        description=HELP["min_frequency"], sizing_mode="stretch_width"),
-            pn.Row(widgets.Select.from_param(p.budget, name="Budget", description=HELP["budget"],
+                                        description=help_text(MIN_FREQUENCY), sizing_mode="stretch_width"),
+            pn.Row(widgets.Select.from_param(p.budget, name="Budget", description=help_text(BUDGET),
                                              sizing_mode="stretch_width"),
                    budget_size, margin=0, sizing_mode="stretch_width"),
             sizing_mode="stretch_width",

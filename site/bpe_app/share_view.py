@@ -109,7 +109,7 @@ class ShareView(pn.viewable.Viewer):
         finally:
             self._applying = False
         if error:
-            self._state.param.update(message=error, message_kind="error")
+            self._state.report(error)
         self._write(push=False)  # the address as this page writes it: canonical, the round clamped
 
     def _changed(self, *events: param.parameterized.Event) -> None:

@@ -17,23 +17,17 @@ import param
 
 import bpe
 from bpe import real
+from bpe.options import ALPHABET, BUDGET, MIN_FREQUENCY, PRETOKENIZER, SPECIALS, TIE
 from bpe.presets import PRESETS
-from bpe.pretokenize import PRETOKENIZERS
-from bpe.settings import ALPHABETS, SPECIALS, TIES
 
 from . import real_tokenizers
-from .documents import SPLITS, InputError, decode_upload, documents_of, join_documents
+from .documents import SPLITS, InputError, decode_upload, documents_of
+from .inputs import BUDGETS, DEFAULT_BUDGET_SIZE, SETTING_INPUTS, early_stop_note, preset_inputs, sentence, training_settings
 
 #: The preset the page opens with: the explainer's walk/talk corpus once it ships.
 DEFAULT_PRESET = "explainer" if "explainer" in PRESETS else "from-scratch"
-#: How the training budget is given; "no limit" trains until no pair reaches the minimum count.
-BUDGETS = ("merges", "vocab size", "no limit")
 #: The inputs whose change retrains.
-TRAINING_INPUTS = (
-    "corpus_text", "split", "alphabet", "pretokenizer", "tie", "specials", "min_frequency", "budget", "budget_size",
-)
-#: The training settings among them (what `training_settings` takes).
-SETTING_INPUTS = TRAINING_INPUTS[2:]
+TRAINING_INPUTS = ("corpus_text", "split", *SETTING_INPUTS)
 #: The real tokenizers the encoder can be compared with: label → name ("" for none).
 COMPARISONS = {"nothing": "", "GPT-4's cl100k_base": "cl100k_base", "GPT-4o's o200k_base": "o200k_base"}
 assert set(COMPARISONS.values()) == {"", *real.NAMES}
@@ -43,13 +37,14 @@ class AppState(param.Parameterized):
     preset = param.Selector(default=DEFAULT_PRESET, objects=list(PRESETS), doc="The preset last loaded.")
     corpus_text = param.String(default="", doc="The corpus as the person edits it.")
     split = param.Selector(default=SPLITS[0], objects=list(SPLITS), doc="How the corpus text is cut into documents.")
-    alphabet = param.Selector(default="bytes", objects=list(ALPHABETS))
-    pretokenizer = param.Selector(default="kinds", objects=list(PRETOKENIZERS))
-    tie = param.Selector(default="smallest", objects=list(TIES))
-    specials = param.Selector(default="none", objects=list(SPECIALS))
-    min_frequency = param.Integer(default=2, doc="Validated by bpe.Settings, so a bad value gets its message.")
-    budget = param.Selector(default="merges", objects=list(BUDGETS))
-    budget_size = param.Integer(default=20, doc="Merges or vocabulary size, as `budget` says.")
+    alphabet = param.Selector(default=bpe.Settings.alphabet, objects=list(ALPHABET.names), doc=ALPHABET.help)
+    pretokenizer = param.Selector(default=bpe.Settings.pretokenizer, objects=list(PRETOKENIZER.names),
+                                  doc=PRETOKENIZER.help)
+    tie = param.Selector(default=bpe.Settings.tie, objects=list(TIE.names), doc=TIE.help)
+    specials = param.Selector(default=bpe.Settings.specials, objects=list(SPECIALS.names), doc=SPECIALS.help)
+    min_frequency = param.Integer(default=bpe.Settings.min_frequency, doc=MIN_FREQUENCY.help)
+    budget = param.Selector(default=BUDGETS[0], objects=list(BUDGETS))
+    budget_size = param.Integer(default=DEFAULT_BUDGET_SIZE, doc="Merges or vocabulary size, as `budget` says.")
 
     round = param.Integer(default=0, bounds=(0, None), doc="The selected round: merges applied so far.")
     encode_text = param.String(default="walkable", doc="The text the encoder shows.")
@@ -127,9 +122,13 @@ class AppState(param.Parameterized):
             message=early_stop_note(training), message_kind="info", busy=False,
         )
 
+    def report(self, problem: Exception | str) -> None:
+        """Say what went wrong with something a view did (an export, a link), in the page's words."""
+        self.param.update(message=sentence(problem), message_kind="error")
+
     def _fail(self, error: Exception) -> None:
         self._trained_on = None
-        self.param.update(message=page_sentence(str(error)), message_kind="error", busy=False)
+        self.param.update(message=sentence(error), message_kind="error", busy=False)
 
     @param.depends("compare", watch=True)
     def _load_reference(self) -> None:
@@ -156,11 +155,9 @@ class AppState(param.Parameterized):
         changed = {event.name: event for event in events}
         if self.training is None or "budget_size" in changed:
             return
-        event, base = changed["budget"], self.training.vocab_size(0)
-        if (event.old, event.new) == ("merges", "vocab size"):
-            self.budget_size += base
-        elif (event.old, event.new) == ("vocab size", "merges"):
-            self.budget_size = max(self.budget_size - base, 0)
+        old, new = BUDGET.labelled(changed["budget"].old), BUDGET.labelled(changed["budget"].new)
+        if old.field and new.field:
+            self.budget_size = max(self.budget_size + self.training.vocab_size(0) * (new.counts_base - old.counts_base), 0)
 
     def load_upload(self, filename: str, data: bytes) -> None:
         """Put an uploaded file in the corpus editor, or say why it cannot be used."""
@@ -178,53 +175,3 @@ class AppState(param.Parameterized):
 
 def _now(work: Callable[[], None]) -> None:
     work()
-
-
-def preset_inputs(name: str, budget_size: int = AppState.budget_size) -> dict:
-    """The training inputs a preset sets; a preset without a budget keeps `budget_size` (unused by "no limit")."""
-    preset = PRESETS[name]
-    text, split = join_documents(preset.documents)
-    settings = preset.settings
-    if settings.vocab_size is not None:
-        budget, size = "vocab size", settings.vocab_size
-    elif settings.merges is not None:
-        budget, size = "merges", settings.merges
-    else:
-        budget, size = "no limit", budget_size
-    return dict(
-        corpus_text=text, split=split, alphabet=settings.alphabet, pretokenizer=settings.pretokenizer,
-        tie=settings.tie, specials=settings.specials, min_frequency=settings.min_frequency,
-        budget=budget, budget_size=size,
-    )
-
-
-def training_settings(alphabet: str, pretokenizer: str, tie: str, specials: str, min_frequency: int, budget: str,
-                      budget_size: int) -> bpe.Settings:
-    """bpe.Settings from the page's inputs; bpe.SettingsError says what is wrong with them."""
-    sizes = {"merges": {"merges": budget_size}, "vocab size": {"vocab_size": budget_size}}
-    return bpe.Settings(alphabet=alphabet, pretokenizer=pretokenizer, tie=tie, specials=specials,
-                        min_frequency=min_frequency, **sizes.get(budget, {}))
-
-
-def early_stop_note(training: bpe.Training) -> str:
-    """Why training learned fewer merges than its budget allowed, or "" if it did not."""
-    settings = training.settings
-    if training.stopped == "budget reached" or (settings.merges is None and settings.vocab_size is None):
-        return ""
-    asked = settings.merges if settings.merges is not None else settings.vocab_size - training.vocab_size(0)
-    return page_sentence(
-        f"Training stopped after {len(training.merges)} of the {asked} merges asked for: {training.stopped}"
-    )
-
-
-#: The page's names for the command-line options that bpe.SettingsError messages name.
-FIELD_NAMES = {"--min-frequency": "minimum count", "--vocab-size": "vocabulary size", "--pretokenizer": "pre-tokenizer"}
-
-
-def page_sentence(text: str) -> str:
-    """A message as a sentence that names the page's fields rather than command-line options."""
-    for option, field in FIELD_NAMES.items():
-        text = text.replace(option, field)
-    text = text.replace("--", "")
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."

@@ -1,0 +1,159 @@
+"""What a share link can hold: one field for each shared input of `AppState`, derived from its
+declaration (a choice, a number or a text) and from `bpe.options` (each value's word in a link).
+
+A field writes its input's value as a link word and reads it back, or raises LinkError.
+
+>>> FIELDS["split"].write("blank lines"), FIELDS["split"].read("paragraphs")
+('paragraphs', 'blank lines')
+>>> FIELDS["tie"].read("random")
+Traceback (most recent call last):
+...
+bpe_app.link_fields.LinkError: tie must be one of smallest, largest-text
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import dataclasses
+import re
+
+import param
+
+from bpe.options import ALPHABET, BUDGET, DOCUMENTS, PRETOKENIZER, SPECIALS, TIE
+from bpe.settings import MAX_VOCAB
+
+from .state import AppState
+
+#: The longest corpus a link holds, in characters (after decoding); a longer one is left out.
+CORPUS_LIMIT = 2000
+#: The longest encoder text a link holds, in characters.
+TEXT_LIMIT = 500
+#: The largest number any setting or the round may be (bpe's largest vocabulary).
+NUMBER_LIMIT = MAX_VOCAB
+
+_HTML = re.compile(r"<[A-Za-z!/?]")  # where a browser would start a tag, comment or declaration
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # control characters but tab and line breaks
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]*={0,2}")
+_DIGITS = re.compile(r"[0-9]{1,7}")  # ASCII digits only: int() would also take '١٢', '1_0' and ' 12'
+
+
+class LinkError(ValueError):
+    """What is wrong with a link, as the end of a sentence starting 'This link could not be opened: '."""
+
+
+def has_html(text: str) -> bool:
+    return _HTML.search(text) is not None
+
+
+def problem(text: str) -> str:
+    """What makes a text unfit for a link ("" when nothing does)."""
+    if has_html(text):
+        return "HTML, which this page never takes from a link"
+    if _CONTROL.search(text):
+        return "control characters"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "a lone surrogate, which UTF-8 cannot encode"
+    return ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Choice:
+    input: str
+    key: str
+    words: dict  # the input's value -> its word in a link
+
+    def write(self, value) -> str:
+        return self.words[value]
+
+    def read(self, word: str):
+        for value, known in self.words.items():
+            if known == word:
+                return value
+        raise LinkError(f"{self.key} must be one of {', '.join(self.words.values())}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Number:
+    input: str
+    key: str
+
+    def write(self, value: int) -> str:
+        return str(value)
+
+    def read(self, word: str) -> int:
+        if not _DIGITS.fullmatch(word) or int(word) > NUMBER_LIMIT:
+            raise LinkError(f"{self.key} must be a whole number from 0 to {NUMBER_LIMIT}")
+        return int(word)
+
+
+@dataclasses.dataclass(frozen=True)
+class Text:
+    input: str
+    key: str
+    limit: int
+    what: str  # how a sentence names it
+    encoded: bool = False  # base64url of its UTF-8, which keeps line breaks and any character
+
+    def write(self, value: str) -> str:
+        return base64.urlsafe_b64encode(value.encode("utf-8")).decode("ascii").rstrip("=") if self.encoded else value
+
+    def read(self, word: str) -> str:
+        value = _base64_text(word, self.limit) if self.encoded else word
+        if self.encoded and not value.strip():
+            raise LinkError(f"its {self.key} is empty")
+        if len(value) > self.limit:
+            raise LinkError(f"its {self.key} is {len(value):,} characters long, and a link holds at most {self.limit:,}")
+        found = problem(value)
+        if found:
+            raise LinkError(f"its {self.key} holds {found}")
+        return value
+
+
+def _base64_text(word: str, limit: int) -> str:
+    if len(word) > 4 * (4 * limit + 2) // 3 + 2:  # more bytes than `limit` 4-byte characters
+        raise LinkError(f"its corpus is over {limit:,} characters long, the most a link holds")
+    if not _BASE64URL.fullmatch(word):
+        raise LinkError("its corpus is not base64url (letters, digits, - and _)")
+    try:
+        data = base64.urlsafe_b64decode(word.rstrip("=") + "=" * (-len(word.rstrip("=")) % 4))
+    except (binascii.Error, ValueError):
+        raise LinkError("its corpus is cut short (base64url that does not decode)") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise LinkError(f"its corpus is not UTF-8 text (byte {error.start} is 0x{data[error.start]:02X})") from None
+
+
+#: Each option whose value a link writes by the registry's word for it; the page holds the
+#: split and the budget by their labels, the others by their names.
+_OPTIONS = {"alphabet": ALPHABET, "pretokenizer": PRETOKENIZER, "tie": TIE, "specials": SPECIALS}
+_LABELLED = {"split": DOCUMENTS, "budget": BUDGET}
+#: Inputs whose name in a link is shorter than the input's.
+_KEYS = {"corpus_text": "corpus", "budget_size": "size", "encode_text": "text"}
+_TEXTS = {"corpus_text": (CORPUS_LIMIT, "the corpus", True), "encode_text": (TEXT_LIMIT, "the encoded text", False)}
+#: The inputs a link holds, in the order links write them.
+SHARED = ("preset", "corpus_text", "split", "alphabet", "pretokenizer", "tie", "specials", "min_frequency",
+          "budget", "budget_size", "round", "encode_text", "compare")
+
+
+def _words(name: str, declared: param.Selector) -> dict:
+    if name in _OPTIONS:
+        return {value: _OPTIONS[name].choose(value).link_word for value in declared.objects}
+    if name in _LABELLED:
+        return {value: _LABELLED[name].labelled(value).link_word for value in declared.objects}
+    return {value: value for value in declared.objects if value}  # presets, and the real tokenizers by name
+
+
+def _field(name: str):
+    declared, key = AppState.param[name], _KEYS.get(name, name)
+    if isinstance(declared, param.Selector):
+        return Choice(name, key, _words(name, declared))
+    if isinstance(declared, param.Integer):
+        return Number(name, key)
+    return Text(name, key, *_TEXTS[name])
+
+
+FIELDS = {name: _field(name) for name in SHARED}
+BY_KEY = {field.key: field for field in FIELDS.values()}
