@@ -18,7 +18,7 @@ Each run is a fresh browser context (a cold page load, not timed here), and in i
    alphabet bytes, pre-tokenizer kinds, tie smallest, min count 2, budget 1,000 merges, documents
    "each line"; then blur the editor (what commits it) and time until the trained view is shown
    (caption "Round k of 1000", then no DOM change for 300 ms).
-4. Inside the page's own worker (Playwright can evaluate in it; `site/build/worker.js` keeps the
+4. Inside the page's own worker (Playwright can evaluate in it; `site/bpe_build/worker.js` keeps the
    Pyodide instance in `self.pyodide`): `bpe.train` on the same documents, --train-reps times, and
    the view functions for the rounds scrubbed. Then the same `bpe.train` in CPython (a subprocess,
    right after, so both see about the same machine load) and in the pinned Pyodide under Node
@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import importlib.util
+import types
 import json
 import os
 import platform
@@ -347,20 +347,22 @@ _result
 # --------------------------------------------------------------------------- helpers
 
 def load_build_script():
-    spec = importlib.util.spec_from_file_location("bpe_build_script", ROOT / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The build's steps this script uses, from the site's bpe_build package."""
+    sys.path.insert(0, str(ROOT / "site"))
+    from bpe_build import assemble, fetch, paths, serve
+
+    return types.SimpleNamespace(build=assemble.build, DIST=paths.DIST, make_server=serve.make_server,
+                                 fetch_pyodide=fetch.fetch_pyodide)
 
 
 def fetch_sources() -> None:
     """The Python documentation sources, fetched by benchmarks/core.py's fetch() if missing."""
     if SOURCES.is_dir() and any(SOURCES.rglob("*.rst.txt")):
         return
-    spec = importlib.util.spec_from_file_location("bpe_core_benchmark", ROOT / "benchmarks" / "core.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.fetch()
+    sys.path.insert(0, str(ROOT))
+    from benchmarks import core
+
+    core.fetch()
 
 
 def corpus_text() -> str:

@@ -16,7 +16,7 @@ plus the worker's own phase marks ([bpe-timing] lines: Pyodide loaded, packages 
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import types
 import json
 import re
 import statistics
@@ -48,10 +48,12 @@ DEEP_QUERY = """(() => {
 
 
 def load_build_script():
-    spec = importlib.util.spec_from_file_location("bpe_build_script", ROOT / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The build's steps this script uses, from the site's bpe_build package."""
+    sys.path.insert(0, str(ROOT / "site"))
+    from bpe_build import assemble, fetch, paths, serve
+
+    return types.SimpleNamespace(build=assemble.build, DIST=paths.DIST, make_server=serve.make_server,
+                                 fetch_pyodide=fetch.fetch_pyodide)
 
 
 def one_run(browser, url: str) -> dict[str, float]:

@@ -12,7 +12,6 @@ import pytest
 
 pytest.importorskip("panel")
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "site"))
 
 from bpe import formats, real  # noqa: E402
 from bpe_app import compare_view, downloads, real_tokenizers  # noqa: E402

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import base64
 import doctest
-import sys
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -13,7 +11,6 @@ from hypothesis import strategies as st
 
 pytest.importorskip("panel")
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "site"))
 
 from bpe.presets import PRESETS  # noqa: E402
 from bpe.settings import MAX_VOCAB  # noqa: E402

@@ -12,8 +12,7 @@ import pytest
 
 pytest.importorskip("panel")  # the app's own dependency; the bpe core's tests run without it
 
-SITE = Path(__file__).resolve().parent.parent / "site"
-sys.path.insert(0, str(SITE))  # the app is not a package: `site` is a stdlib module
+SITE = Path(__file__).resolve().parent.parent / "site"  # on pytest's path (pyproject.toml)
 
 import bpe  # noqa: E402
 import bpe.files  # noqa: E402

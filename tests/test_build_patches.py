@@ -1,10 +1,8 @@
 """build.py's patches to Panel that skip markdown-it and bleach for plain text give what those would."""
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,10 +15,9 @@ markup = pytest.importorskip("panel.pane.markup")
 
 @pytest.fixture(scope="module")
 def build():
-    spec = importlib.util.spec_from_file_location("bpe_build_script", ROOT / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from bpe_build import patches
+
+    return patches
 
 
 @pytest.fixture(scope="module")
@@ -57,13 +54,10 @@ def test_plain_text_is_what_bleach_returns(build):
 
 
 def test_the_apps_descriptions_skip_markdown_it(plain_paragraph):
-    sys.path.insert(0, str(ROOT / "site"))
-    try:
-        from bpe_app.documents import MAX_CORPUS_BYTES, megabytes
-        from bpe_app.settings_view import DESCRIBED, help_text
-        from bpe_app.state import AppState
-    finally:
-        sys.path.remove(str(ROOT / "site"))
+    from bpe_app.documents import MAX_CORPUS_BYTES, megabytes
+    from bpe_app.settings_view import DESCRIBED, help_text
+    from bpe_app.state import AppState
+
     corpus = f"Edit freely, then click outside the box to retrain. At most {megabytes(MAX_CORPUS_BYTES)}."
     docs = [AppState.param[name].doc for name in ("alphabet", "pretokenizer", "tie", "specials", "min_frequency",
                                                    "budget_size")]

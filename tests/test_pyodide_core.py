@@ -1,9 +1,7 @@
 """The bpe core runs unchanged inside Pyodide (the browser's Python), with the same answers."""
-import importlib.util
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -34,10 +32,9 @@ print("RESULT " + json.dumps(out))
 
 
 def _pyodide_dir() -> Path:
-    spec = importlib.util.spec_from_file_location("project_build", ROOT / "build.py")
-    build = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build)
-    return build.fetch_pyodide()
+    from bpe_build.fetch import fetch_pyodide
+
+    return fetch_pyodide()
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run Pyodide")

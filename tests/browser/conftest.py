@@ -9,7 +9,6 @@ Fixtures:
 """
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import threading
 import time
@@ -18,6 +17,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from bpe_build.assemble import build
+from bpe_build.paths import DIST
+from bpe_build.serve import make_server
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
@@ -49,23 +51,15 @@ def open_site(page, url: str) -> None:
     page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=INTERACTIVE_TIMEOUT_MS)
 
 
-def _load_build_script():
-    spec = importlib.util.spec_from_file_location("bpe_build_script", ROOT / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build_script = _load_build_script()
 
 
 @pytest.fixture(scope="session")
 def site_url(tmp_path_factory):
-    build_script.build()
+    build()
     # Serve a private copy: other builds in the same checkout may replace dist/ while tests run.
     served = tmp_path_factory.mktemp("site") / "dist"
-    shutil.copytree(build_script.DIST, served)
-    server = build_script.make_server(served, 0)
+    shutil.copytree(DIST, served)
+    server = make_server(served, 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/"

@@ -2,12 +2,9 @@
 from __future__ import annotations
 
 import base64
-import sys
-from pathlib import Path
 
 from playwright.sync_api import expect
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "site"))
 
 from bpe_app.share import CORPUS_LIMIT  # noqa: E402
 from bpe_app.state import DEFAULT_PRESET, AppState  # noqa: E402

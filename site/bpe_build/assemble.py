@@ -1,0 +1,187 @@
+"""The build: every part assembled into dist/, atomically, and only when an input changed."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shutil
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+from .bundles import archive_members, cached_bundle, make_bundle
+from .bytecode import precompile
+from .convert import app_archive, app_sources, convert_app, copy_static, patch_page
+from .fetch import fetch_pyodide, fetch_pypi
+from .installs import setup_build
+from .lock import make_lock, start_up_packages
+from .paths import (
+    APP_ARCHIVE, APP_BUNDLE, APP_DIR, BUILD_ASSETS, CACHE, DIST, PACKAGES_BUNDLE, PANEL_CDN_ROOT, PYODIDE_DIR,
+    ROOT, SITE, SITE_PACKAGES,
+)
+from .util import log, pins, sha256_file, tree_digest
+from .wheels import prepare_wheels, served_apart
+
+
+def inputs_digest() -> str:
+    return tree_digest([ROOT / "build.py", ROOT / "pyproject.toml", BUILD_ASSETS, ROOT / "bpe", *app_sources()])
+
+
+@dataclasses.dataclass
+class Parts:
+    """Everything dist/ is assembled from, each made (or found in the cache) by its own step."""
+
+    pyodide_pkg: Path  # the unpacked npm package
+    wheels: dict[str, Path]  # normalized name -> precompiled wheel
+    stdlib: Path  # the precompiled python_stdlib.zip
+    app_zip: Path  # site/ sources, precompiled
+    converted: Path  # Panel's converter output (app.html)
+
+
+def build(force: bool = False) -> Path:
+    """dist/, rebuilt only when an input changed (or when forced)."""
+    stamp = DIST / ".build-stamp"
+    digest = inputs_digest()
+    if not force and stamp.exists() and stamp.read_text() == digest:
+        log("dist/ is up to date")
+        return DIST
+    started = time.time()
+    if not (SITE / "app.py").exists():
+        raise SystemExit("site/app.py is missing")
+    parts = make_parts()
+    # Assemble beside dist/ (same file system, for the rename); a private name, since builds in the
+    # same checkout may overlap.
+    staging = Path(tempfile.mkdtemp(dir=CACHE, prefix="dist-staging-"))
+    try:
+        assemble(staging, parts)
+        _replace_dist(staging)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    stamp.write_text(digest)
+    size = sum(p.stat().st_size for p in DIST.rglob("*") if p.is_file())
+    count = sum(1 for p in DIST.rglob("*") if p.is_file())
+    log(f"built dist/ in {time.time() - started:.1f} s: {count} files, {size / 1e6:.1f} MB")
+    return DIST
+
+
+def make_parts() -> Parts:
+    """Fetch, slim and precompile every part (each step cached by its inputs)."""
+    setup_build()
+    pyodide_pkg = fetch_pyodide()
+    fetch_pypi()
+    wheels = prepare_wheels(pyodide_pkg)
+    app_zip = CACHE / "app" / APP_ARCHIVE
+    app_zip.parent.mkdir(parents=True, exist_ok=True)
+    app_zip.write_bytes(app_archive())
+    own_code = {"bpe"}
+    compiled = precompile(pyodide_pkg, [
+        *[(path, "wheel", SITE_PACKAGES + "/", key in own_code) for key, path in wheels.items()],
+        (pyodide_pkg / "python_stdlib.zip", "stdlib", "/lib/python312.zip/", False),
+        (app_zip, "wheel", APP_DIR + "/", True),
+    ])
+    return Parts(pyodide_pkg, dict(zip(wheels, compiled)), compiled[-2], compiled[-1], convert_app())
+
+
+def _replace_dist(staging: Path) -> None:
+    for attempt in range(3):
+        shutil.rmtree(DIST, ignore_errors=True)
+        try:
+            staging.rename(DIST)
+            return
+        except OSError:
+            if attempt == 2:
+                raise
+
+
+def assemble(out: Path, parts: Parts) -> None:
+    """dist/ from its parts: Pyodide and the packages, the page, the worker."""
+    load = pins()["browser"]["load"]
+    unknown = [name for name in load if name not in parts.wheels]
+    if unknown:
+        raise SystemExit(f"pins.json browser.load names packages that are not vendored: {unknown}")
+    # What the app needs at start-up goes into one bundle; the rest stays as wheels for loadPackage,
+    # listed (with the bundled packages they depend on, such as numpy for pandas) in pyodide-lock.json.
+    bundled = start_up_packages(parts.wheels, load)
+    full_lock = make_lock(parts.wheels, parts.pyodide_pkg, load)
+    _copy_pyodide(out / PYODIDE_DIR, parts, _lock_beside(full_lock, parts.wheels, bundled))
+    packages_bundle = cached_bundle([parts.wheels[name] for name in bundled], SITE_PACKAGES)
+    shutil.copy2(packages_bundle, out / PYODIDE_DIR / PACKAGES_BUNDLE)
+    (out / APP_BUNDLE).write_bytes(make_bundle(archive_members(parts.app_zip, APP_DIR)))
+    (out / "assets").mkdir()
+    for path in served_apart():
+        shutil.copy2(path, out / "assets" / path.name)
+    # The page: Panel's prerendered HTML, pointed at local JS/CSS.
+    html = patch_page((parts.converted / "app.html").read_text())
+    (out / "index.html").write_text(html)
+    copy_static(out, html, pins()["pure_wheels"]["panel"]["version"], pins()["pure_wheels"]["bokeh"]["version"])
+    config = _worker_config(out, {name: full_lock["packages"][name]["version"] for name in bundled},
+                            _preload(parts.wheels, bundled))
+    worker = (BUILD_ASSETS / "worker.js").read_text().replace("__CONFIG__", json.dumps(config, indent=2))
+    (out / "app.js").write_text(worker)
+    disarm_cdn_defaults(out)
+
+
+def _lock_beside(full_lock: dict, wheels: dict[str, Path], bundled: list[str]) -> dict:
+    """The lock for the wheels outside the bundle, with the bundled packages they depend on."""
+    in_lock, todo = [], [name for name in wheels if name not in bundled]
+    while todo:
+        name = todo.pop(0)
+        if name not in in_lock:
+            in_lock.append(name)
+            todo.extend(full_lock["packages"][name]["depends"])
+    return {"info": full_lock["info"], "packages": {name: full_lock["packages"][name] for name in sorted(in_lock)}}
+
+
+def _copy_pyodide(pyo: Path, parts: Parts, lock: dict) -> None:
+    """Pyodide core, the precompiled stdlib, the wheels outside the bundle and their lock."""
+    pyo.mkdir(parents=True)
+    for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm"):
+        shutil.copy2(parts.pyodide_pkg / name, pyo / name)
+    shutil.copy2(parts.stdlib, pyo / "python_stdlib.zip")
+    for name in lock["packages"]:
+        shutil.copy2(parts.wheels[name], pyo / parts.wheels[name].name)
+    (pyo / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+
+
+def _preload(wheels: dict[str, Path], bundled: list[str]) -> list[str]:
+    """Where in Pyodide each shared library that pins.json says to preload lands."""
+    bundled_files = set()
+    for package in bundled:
+        with zipfile.ZipFile(wheels[package]) as archive:
+            bundled_files.update(archive.namelist())
+    preload = []
+    for library in pins()["browser"]["preload_libraries"]:
+        matches = [f for f in bundled_files if f.startswith(library + ".") and f.endswith(".so")]
+        if len(matches) != 1:
+            raise SystemExit(f"pins.json browser.preload_libraries: {library} matches {matches}")
+        preload.append(f"{SITE_PACKAGES}/{matches[0]}")
+    return preload
+
+
+def _worker_config(out: Path, bundled_versions: dict[str, str], preload: list[str]) -> dict:
+    return {
+        "pyodide_dir": PYODIDE_DIR, "panel_cdn_root": PANEL_CDN_ROOT, "app_dir": APP_DIR,
+        "bundles": [
+            {"file": PYODIDE_DIR + PACKAGES_BUNDLE, "sha256": sha256_file(out / PYODIDE_DIR / PACKAGES_BUNDLE)},
+            {"file": APP_BUNDLE, "sha256": sha256_file(out / APP_BUNDLE)},
+        ],
+        # so that a later pyodide.loadPackage (say of pandas) does not install these again
+        "bundled_packages": bundled_versions,
+        "preload_libraries": preload,
+        "import_first": pins()["browser"]["import_first"],
+    }
+
+
+#: CDN addresses that vendored JavaScript keeps as defaults for paths this site never takes
+#: (Pyodide's indexURL, which the worker always passes; Bokeh's MathJax and icon font).
+CDN_ADDRESS = re.compile(r"https://(cdn\.jsdelivr\.net|cdn\.bokeh\.org|unpkg\.com|cdn\.holoviz\.org)/")
+
+
+def disarm_cdn_defaults(out: Path) -> None:
+    """Point those defaults at a local path that does not exist, so that if one is ever taken the
+    request fails on 127.0.0.1 instead of leaving the machine, and dist/ names no outside host."""
+    for path in [*out.rglob("*.js"), *out.rglob("*.html")]:
+        text = path.read_text(encoding="utf-8")
+        if CDN_ADDRESS.search(text):
+            path.write_text(CDN_ADDRESS.sub(r"./no-cdn/\1/", text), encoding="utf-8")

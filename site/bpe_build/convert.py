@@ -1,0 +1,104 @@
+"""Panel's converter on site/app.py, and the converted page pointed at our own copies of its JS/CSS."""
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+import time
+import zipfile
+from pathlib import Path
+
+from .paths import (
+    BOKEH_CDN, BOKEH_DIR, BUILD_ASSETS, CACHE, PANEL_CDN, PANEL_CDN_ROOT, PINS_FILE, PYTHON, ROOT, SITE, VENV,
+)
+from .util import log, run, tree_digest
+
+
+def app_sources() -> list[Path]:
+    """Files of site/ that make up the app (everything except the build machinery)."""
+    return sorted(path for path in SITE.rglob("*")
+                  if path.is_file() and BUILD_ASSETS not in path.parents
+                  and "__pycache__" not in path.parts and path.suffix not in (".pyc",))
+
+
+def convert_app() -> Path:
+    """Run Panel's converter on site/app.py (prerendered page); cached by the app's sources."""
+    key = tree_digest([SITE / "app.py", *app_sources(), ROOT / "bpe", PINS_FILE])[:20]
+    out = CACHE / "convert" / key
+    if (out / "app.html").exists():
+        return out
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SITE), str(ROOT)]))
+    started = time.time()
+    run(VENV / "bin" / "panel", "convert", SITE / "app.py", "--to", "pyodide-worker", "--out", out,
+        "--requirements", "bpe", cwd=SITE, env=env)
+    log(f"converted site/app.py in {time.time() - started:.1f} s")
+    return out
+EARLY_WORKER = """    <script type="text/javascript">
+      window.bpeEarlyMessages = [];
+      window.bpeWorker = new Worker("./app.js");
+      window.bpeWorker.onmessage = (event) => window.bpeEarlyMessages.push(event);
+    </script>"""
+
+
+def patch_page(html: str) -> str:
+    """Point the converted page at our own copies of Bokeh's and Panel's JS/CSS."""
+    html = html.replace(BOKEH_CDN, BOKEH_DIR)
+    html = html.replace(PANEL_CDN, PANEL_CDN_ROOT)
+    html = html.replace("<head>", '<head>\n    <link rel="icon" href="data:,">\n' + EARLY_WORKER, 1)
+    # Panel's page creates the worker at the end of <body>, after Bokeh's scripts have loaded; the
+    # worker is started at the top of <head> instead, and status messages it sends before Panel's
+    # handler exists are replayed to that handler.
+    for old, new in (
+        ('const pyodideWorker = new Worker("./app.js");', "const pyodideWorker = window.bpeWorker;"),
+        ("pyodideWorker.onmessage = async (event) => {",
+         "setTimeout(() => window.bpeEarlyMessages.splice(0).forEach((e) => pyodideWorker.onmessage(e)), 0);\n"
+         "      pyodideWorker.onmessage = async (event) => {"),
+    ):
+        if html.count(old) != 1:
+            raise SystemExit(f"cannot patch the converted page: {old!r} not found exactly once")
+        html = html.replace(old, new)
+    leftovers = sorted(set(re.findall(r"https?://[^\s\"'<>)]+", html)))
+    external = [url for url in leftovers if not url.startswith(("http://www.w3.org/",))]
+    if external:
+        raise SystemExit(f"the converted page still references external addresses: {external}")
+    return html
+
+
+def copy_static(out: Path, html: str, panel_version: str, bokeh_version: str) -> None:
+    """Copy Bokeh's and Panel's JS/CSS that the page (and Panel's models) refer to."""
+    site_packages = Path(subprocess.check_output(
+        [str(PYTHON), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], text=True).strip())
+    bokeh_js = site_packages / "bokeh" / "server" / "static" / "js"
+    for name in sorted(set(re.findall(re.escape(BOKEH_DIR) + r"([\w.-]+\.js)", html))):
+        source_name = name.replace(f"-{bokeh_version}", "")
+        target = out / BOKEH_DIR / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(bokeh_js / source_name, target)
+    panel_dist = site_packages / "panel" / "dist"
+    target_dist = out / PANEL_CDN_ROOT / panel_version / "dist"
+    wanted = {"panel.min.js", "css", "assets", "bundled/theme", "bundled/reactiveesm"}
+    prefix = f"{PANEL_CDN_ROOT}{panel_version}/dist/"
+    for ref in re.findall(re.escape(prefix) + r"([^\s\"'<>?]+)", html):
+        parts = ref.split("/")
+        wanted.add("/".join(parts[:2]) if parts[0] == "bundled" else ref)
+    for item in sorted(wanted):
+        source = panel_dist / item
+        if source.is_dir():
+            shutil.copytree(source, target_dist / item, dirs_exist_ok=True)
+        elif source.is_file():
+            (target_dist / item).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target_dist / item)
+
+
+def app_archive() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in app_sources():
+            info = zipfile.ZipInfo(str(path.relative_to(SITE)), date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    return buffer.getvalue()

@@ -1,0 +1,65 @@
+"""Downloads, each pinned by version and sha256: Pyodide from npm, wheels and sdists from PyPI."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+
+from .paths import CACHE, PYTHON
+from .util import check_sha256, pins, run, sha256_file
+
+
+def fetch_pyodide() -> Path:
+    """npm pack pyodide@<pin>, check its sha256, unpack; returns the unpacked package dir."""
+    pin = pins()["pyodide"]
+    npm_dir = CACHE / "npm"
+    tarball = npm_dir / pin["file"]
+    target = CACHE / f"pyodide-{pin['version']}"
+    if (target / ".verified").exists():
+        return target
+    if not tarball.exists() or sha256_file(tarball) != pin["sha256"]:
+        npm_dir.mkdir(parents=True, exist_ok=True)
+        run("npm", "pack", pin["npm"], "--pack-destination", npm_dir, "--silent", stdout=subprocess.DEVNULL)
+    check_sha256(tarball, pin["sha256"])
+    shutil.rmtree(target, ignore_errors=True)
+    with tarfile.open(tarball) as archive:
+        archive.extractall(CACHE / "pyodide-tmp", filter="data")
+    (CACHE / "pyodide-tmp" / "package").rename(target)
+    shutil.rmtree(CACHE / "pyodide-tmp", ignore_errors=True)
+    (target / ".verified").write_text(pin["sha256"])
+    return target
+
+
+def pip_download(entries: list[tuple[str, str, str]], *options: str) -> None:
+    """Download (requirement, file name, sha256) triples into .cache/pypi with pip, hash-checked."""
+    pypi = CACHE / "pypi"
+    pypi.mkdir(parents=True, exist_ok=True)
+    missing = [(req, name, digest) for req, name, digest in entries
+               if not (pypi / name).exists() or sha256_file(pypi / name) != digest]
+    if missing:
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+            for req, _, digest in missing:
+                handle.write(f"{req} --hash=sha256:{digest}\n")
+        try:
+            run(PYTHON, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps",
+                "--require-hashes", "-d", pypi, *options, "-r", handle.name)
+        finally:
+            os.unlink(handle.name)
+    for _, name, digest in entries:
+        if not (pypi / name).exists():
+            raise SystemExit(f"pip did not produce {name}")
+        check_sha256(pypi / name, digest)
+
+
+def fetch_pypi() -> None:
+    p = pins()
+    wasm = p["pyodide_wasm_wheels"]
+    pip_download([(f"{wasm['pypi']}=={wasm['version']}", wasm["file"], wasm["sha256"])])
+    pip_download([(f"{name}=={pin['version']}", pin["file"], pin["sha256"]) for name, pin in p["pure_wheels"].items()],
+                 "--only-binary=:all:", "--platform", "any", "--python-version", "3.12",
+                 "--implementation", "py", "--abi", "none")
+    pip_download([(f"{name}=={pin['version']}", pin["file"], pin["sha256"]) for name, pin in p["pure_sdists"].items()],
+                 "--no-binary=:all:")

@@ -1,0 +1,59 @@
+"""Set-up: the .venv with what the build and the tests need, and Debian's Chromium."""
+from __future__ import annotations
+
+import os
+import venv
+
+from .paths import CHROMIUM, PYTHON, ROOT, VENV
+from .util import pins, run, sha256_bytes
+
+
+def ensure_venv() -> None:
+    """Create .venv with pip once; later calls reuse it."""
+    if not PYTHON.exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+
+
+def pip_install(*requirements: str) -> None:
+    run(PYTHON, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *requirements)
+
+
+def pip_install_once(requirements: list[str], also_covers: tuple[str, ...] = ()) -> None:
+    """pip install, skipped when the same requirements (and pyproject.toml) were installed before."""
+    def marker_text(reqs) -> str:
+        return "\n".join(reqs) + "\n" + (ROOT / "pyproject.toml").read_text()
+
+    marker = VENV / f".installed-{sha256_bytes(marker_text(requirements).encode())[:16]}"
+    if marker.exists():
+        return
+    pip_install(*requirements)
+    marker.touch()
+    for covered in also_covers:
+        (VENV / f".installed-{sha256_bytes(marker_text(covered).encode())[:16]}").touch()
+
+
+def build_requirements() -> list[str]:
+    return [*pins()["build_requirements"], "-e", str(ROOT)]
+
+
+def setup_build() -> None:
+    """What `build` needs: the venv with Panel + Bokeh (the converter) and bpe itself."""
+    ensure_venv()
+    pip_install_once(build_requirements())
+
+
+def setup_tests() -> None:
+    ensure_venv()
+    pip_install_once([*pins()["build_requirements"], *pins()["test_requirements"], "-e", f"{ROOT}[test]"],
+                     also_covers=(build_requirements(),))
+    ensure_chromium()
+
+
+def ensure_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    if os.geteuid() != 0:
+        raise SystemExit("Debian's chromium is missing and we are not root: apt-get install -y chromium")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    run("apt-get", "update", "-q", env=env)
+    run("apt-get", "install", "-y", "-q", "chromium", env=env)

@@ -1,0 +1,30 @@
+"""Where things are: the checkout, its caches, and the layout of dist/."""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV = ROOT / ".venv"
+PYTHON = VENV / "bin" / "python"
+CACHE = ROOT / ".cache"
+DIST = ROOT / "dist"
+SITE = ROOT / "site"
+BUILD_ASSETS = Path(__file__).resolve().parent  # this package: its code and its pins, worker and Node tool
+PINS_FILE = BUILD_ASSETS / "pins.json"
+CHROMIUM = Path("/usr/bin/chromium")
+# Layout of dist/ (all paths relative to dist/).
+PYODIDE_DIR = "pyodide/"          # Pyodide core, precompiled stdlib, the start-up bundle, other wheels + lock
+BOKEH_DIR = "static/bokeh/"       # bokeh-3.7.3.min.js & co, named as on Bokeh's CDN
+PANEL_CDN_ROOT = "static/panel/"  # mirror of https://cdn.holoviz.org/panel/ (what we use of it)
+PACKAGES_BUNDLE = "site-packages.bundle"  # every package the app imports at start-up (see make_bundle)
+APP_BUNDLE = "app.bundle"         # site/ sources (app.py, bpe_app/) for the worker
+APP_ARCHIVE = "app.zip"           # the same as a zip (a build intermediate, in .cache/)
+# Inflating the 26 MB bundle costs 0.25-0.8 s of CPU in the worker while Pyodide starts; served from
+# 127.0.0.1 the uncompressed bytes arrive faster than that. Set True for a host far from its users.
+BUNDLE_GZIP = False
+# Where files land inside Pyodide.
+APP_DIR = "/home/pyodide/app"
+SITE_PACKAGES = "/lib/python3.12/site-packages"  # Pyodide 0.27's (Python 3.12)
+BOKEH_CDN = "https://cdn.bokeh.org/bokeh/release/"
+PANEL_CDN = "https://cdn.holoviz.org/panel/"
