@@ -381,33 +381,55 @@ def machine() -> str:
 
 # ---------------------------------------------------------------- the benchmark
 
+@dataclasses.dataclass
+class Run:
+    """What one benchmark run shares between its sections."""
+
+    quick: bool
+    docs: list[str]
+    small: list[str]
+    sizes: list[str]
+    targets: list[list] = dataclasses.field(default_factory=list)
+    sections: list[str] = dataclasses.field(default_factory=list)
+    repeats: dict = dataclasses.field(default_factory=lambda: {"small": 3, "large": 2})
+    best: dict = dataclasses.field(default_factory=dict)  # (trainer, size) -> the child run with least CPU
+    trained: dict = dataclasses.field(default_factory=dict)  # size -> our training, made in this process
+    pattern: str = ""  # the peers' split pattern
+
+
+def say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 def benchmark(quick: bool) -> str:
+    """docs/benchmarks_core.md: training, merges, encoding, worst cases and scrubbing, beside the peers."""
     try:
-        import tiktoken
-        import tokenizers
+        import tiktoken  # noqa: F401
+        import tokenizers  # noqa: F401
     except ImportError:
         sys.exit(f"the peers are missing: {INSTALL}")
-
     fetch()
     docs = documents()
-    small = prefix(docs, SMALL_CHARS)
-    sizes = ["small"] if quick else ["small", "large"]
-    version = VERSION_FILE.read_text().strip() if VERSION_FILE.exists() else PACKAGE
-    sections: list[str] = []
+    run = Run(quick, docs, prefix(docs, SMALL_CHARS), ["small"] if quick else ["small", "large"])
     load_before = os.getloadavg()
-    targets: list[list] = []
-    say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    for section in (training_section, merges_section, encoding_section, worst_case_section, scrubbing_section):
+        section(run)
+    return "\n".join(header(run, load_before)) + "\n\n" + "\n\n".join(run.sections) + "\n"
 
-    # 1. training --------------------------------------------------------
+
+def training_section(run: Run) -> None:
+    """Each trainer in fresh processes, the least CPU time of a few runs, against tokenizers."""
+    import tokenizers
+
+    sizes, repeats, targets = run.sizes, run.repeats, run.targets
     say("training (one subprocess per run)")
-    repeats = {"small": 3, "large": 2}
     runs: dict[tuple[str, str], list[dict]] = {}
     for size in sizes:
         for _ in range(repeats[size]):
             for trainer in ("fast", "hf"):
                 runs.setdefault((trainer, size), []).append(run_child(trainer, size))
     runs[("reference", "small")] = [run_child("reference", "small")]
-    best = {key: min(results, key=lambda r: r["time"]["cpu"]) for key, results in runs.items()}
+    best = run.best = {key: min(results, key=lambda r: r["time"]["cpu"]) for key, results in runs.items()}
     times = {key: least([r["time"] for r in results]) for key, results in runs.items()}
     setups = {key: least([r["setup"] for r in results]) for key, results in runs.items()}
 
@@ -438,10 +460,10 @@ def benchmark(quick: bool) -> str:
     speedup = ref["cpu"] / fast["cpu"]
     targets.append([f"fast ≥ {TARGETS['fast_vs_reference']}× faster than the reference, small",
                     f"{speedup:.0f}×", verdict(speedup >= TARGETS["fast_vs_reference"])])
-    if not quick:
+    if not run.quick:
         top = max(r["rss_peak"] for r in runs[("fast", "large")])
         targets.append(["peak memory on 11 MB below 1.5 GB", f"{top:.0f} MB", verdict(top < TARGETS["peak_mb"])])
-    sections.append(
+    run.sections.append(
         "## Training\n\nEach run is a fresh process; the least time of "
         + ", ".join(f"{repeats[s]} runs ({s})" for s in sizes)
         + ", the reference run once. Time is `bpe.train(documents, settings)` or "
@@ -452,12 +474,16 @@ def benchmark(quick: bool) -> str:
         + table(["corpus", "trainer", "seconds", "vs tokenizers (CPU)", "phases", "setup", "peak RSS (MB)"], rows)
     )
 
-    # merges
+
+
+def merges_section(run: Run) -> None:
+    """Our merges against the reference's and tokenizers', and where they first part."""
+    best, targets, docs, small = run.best, run.targets, run.docs, run.small
     rows = []
-    trained = {"small": bpe.train(small, settings(SIZES["small"]))}
-    if not quick:
+    trained = run.trained
+    trained["small"] = bpe.train(small, settings(SIZES["small"]))
+    if not run.quick:
         trained["large"] = bpe.train(docs, settings(SIZES["large"]))
-    small_training = trained["small"]
     for size, training in trained.items():  # the parent's training is the child's, merge for merge
         assert [[m.left, m.right, m.id, m.count, m.replacements, m.ties] for m in training.merges] \
             == best[("fast", size)]["merges"], f"two fast trainings on {size} differ"
@@ -466,14 +492,14 @@ def benchmark(quick: bool) -> str:
                  "identical (pair, id, count, replacements, ties)" if same_fast else "**differ**", ""])
     targets.append(["identical merges, fast vs reference (small)", "identical" if same_fast else "differ",
                     verdict(same_fast)])
-    for size in sizes:
+    for size in run.sizes:
         ours, theirs = best[("fast", size)]["pairs"], best[("hf", size)]["pairs"]
         agree = agreement(ours, theirs)
         why = divergence(trained[size], ours, theirs, agree["prefix"])
         rows.append([size, "fast vs tokenizers", f"{agree['n']:,}",
                      f"first {agree['prefix']:,} identical; {agree['same_rank']:,} at the same rank; "
                      f"{agree['same_set']:,} in common as sets", why])
-    sections.append(
+    run.sections.append(
         "### Merges\n\n`tokenizers` breaks a tie by its own ids (the byte-level characters in sorted order, "
         "so `Ġ` for a space sorts after the letters), ours by (left id, right id) with ids = byte values; "
         "after the first tie resolved differently the lists part. Its merges are mapped back from the "
@@ -481,18 +507,22 @@ def benchmark(quick: bool) -> str:
         + table(["corpus", "compared", "merges", "agreement", "first difference"], rows)
     )
 
-    # 2. encoding ---------------------------------------------------------
+
+
+def encoding_section(run: Run) -> None:
+    """Cold and warm encoding against tiktoken on the same vocabulary and pattern."""
+    docs, small, targets, repeats = run.docs, run.small, run.targets, run.repeats
+    small_training = run.trained["small"]
     say("encoding")
-    pattern = peer_pattern(kinds_pattern())
+    pattern = run.pattern = peer_pattern(kinds_pattern())
     check = hf_tokenizer(pattern)
     peer_chunks = [doc[a:b] for doc in small for _, (a, b) in check.pre_tokenizer.pre_tokenize_str(doc)]
     same_split = peer_chunks == [chunk for doc in small for chunk in split(doc, "kinds")]
 
     tokenizers_to_test = [("held-out 2 MB (text after the 702 KB)", small_training.tokenizer,
                            held_out(docs, SMALL_CHARS, HELD_OUT_BYTES), repeats["small"])]
-    big_tok = None
-    if not quick:
-        big_tok = trained["large"].tokenizer
+    if not run.quick:
+        big_tok = run.trained["large"].tokenizer
         tokenizers_to_test.append(("all 11 MB (the training text)", big_tok, docs, 1))
     rows = []
     for label, tok, texts, reps in tokenizers_to_test:
@@ -511,7 +541,7 @@ def benchmark(quick: bool) -> str:
                         f"{cold_ratio:.2f}× / {warm_ratio:.2f}×",
                         verdict(cold_ratio >= TARGETS["encode_vs_tiktoken"]) + " / "
                         + verdict(warm_ratio >= TARGETS["encode_vs_tiktoken"])])
-    sections.append(
+    run.sections.append(
         "## Encoding\n\nThroughput in MB/s of UTF-8 input (1 MB = 10^6 bytes) by wall time (by CPU time), "
         "the best of a few passes; ratios of CPU time. One document per call: "
         "`Tokenizer.encode(doc)` for ours (cold: its chunk cache cleared first; warm: the same text again), "
@@ -522,7 +552,13 @@ def benchmark(quick: bool) -> str:
                  "ours / tiktoken (cold / warm)", "identical ids"], rows)
     )
 
-    # worst cases
+
+
+def worst_case_section(run: Run) -> None:
+    """One cold encode of each 1 MB worst case, beside tiktoken."""
+    docs, targets, pattern = run.docs, run.targets, run.pattern
+    big_tok = run.trained["large"].tokenizer if "large" in run.trained else None
+    small_training = run.trained["small"]
     say("worst cases")
     a_training = bpe.train(["a" * n for n in range(1, 1001)], bpe.Settings(pretokenizer="none", min_frequency=2))
     rng = random.Random(2024)
@@ -551,7 +587,7 @@ def benchmark(quick: bool) -> str:
                              + ("**" if slow else ""), both(peer_seconds), "yes" if ids == peer_ids else "**no**"])
     targets.append([f"worst cases under {TARGETS['worst_case_s']:.0f} s", f"slowest {both(worst)}",
                     verdict(worst["cpu"] < TARGETS["worst_case_s"])])
-    sections.append(
+    run.sections.append(
         "### Worst cases\n\nOne cold `encode` call per text (1,000,000 characters each; the random bytes "
         "are 1.5 MB of UTF-8), wall seconds (CPU seconds). The `none` pre-tokenizer makes each text a single "
         "chunk; so does `kinds` for the run of `a`. The `\"a\" runs` tokenizer is trained (pretokenizer none) on the documents "
@@ -561,10 +597,14 @@ def benchmark(quick: bool) -> str:
                  "identical ids"], rows)
     )
 
-    # 3. scrubbing ----------------------------------------------------------
+
+
+def scrubbing_section(run: Run) -> None:
+    """The candidate table and the documents at rounds across the small training, cold and stepping."""
+    targets = run.targets
     say("scrubbing")
     rows, slowest = [], {"wall": 0.0, "cpu": 0.0}
-    t = small_training
+    t = run.trained["small"]
     last = len(t.merges)
     rounds = [k for k in SCRUB_ROUNDS if k <= last] + [last + 1]
     record: list[bpe.Training] = []
@@ -594,7 +634,7 @@ def benchmark(quick: bool) -> str:
                      both(step) if k < last else ""])
     targets.append([f"candidate table + documents at any round under {TARGETS['scrub_s']} s (small)",
                     f"slowest {both(slowest)}", verdict(slowest["cpu"] < TARGETS["scrub_s"])])
-    sections.append(
+    run.sections.append(
         f"## Scrubbing\n\nThe 702 KB training ({last:,} merges, {len(t.corpus.chunks):,} distinct chunks, "
         f"{len(t.corpus.documents)} documents). *Cold*: a fresh record of the same training (empty scrubbing "
         "caches) for each measurement; *both* is `candidates(k)` then `documents(k)` on one fresh record; "
@@ -604,7 +644,16 @@ def benchmark(quick: bool) -> str:
                  "both, cold", "next round"], rows)
     )
 
-    head = [
+
+
+def header(run: Run, load_before: tuple) -> list[str]:
+    """The report's head: the machine, the data, the settings and every target."""
+    import tiktoken
+    import tokenizers
+
+    quick, docs, small, targets = run.quick, run.docs, run.small, run.targets
+    version = VERSION_FILE.read_text().strip() if VERSION_FILE.exists() else PACKAGE
+    return [
         "# Core benchmark: training, encoding, scrubbing",
         "",
         f"Generated by `python3 benchmarks/core.py{' --quick' if quick else ''}` on "
@@ -627,7 +676,8 @@ def benchmark(quick: bool) -> str:
         "",
         table(["target", "measured", "met"], targets),
     ]
-    return "\n".join(head) + "\n\n" + "\n\n".join(sections) + "\n"
+
+
 
 
 def profile(quick: bool) -> None:

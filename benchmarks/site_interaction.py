@@ -59,6 +59,8 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The JavaScript and Python this script runs in the page, the worker, CPython and Node.
+SNIPPETS = Path(__file__).resolve().parent / "site_interaction"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -82,266 +84,20 @@ TRAIN_QUIET_MS = 300
 
 # --------------------------------------------------------------------------- page-side instruments
 
-PAGE_HARNESS = r"""
-(() => {
-  if (window.bpeBench) return;
-  const B = window.bpeBench = {armed: false, input: null, patches: [], idle: null};
-  B.roots = () => {
-    const out = [document];
-    const walk = (root) => {
-      for (const node of root.querySelectorAll('*')) {
-        if (node.shadowRoot) { out.push(node.shadowRoot); walk(node.shadowRoot); }
-      }
-    };
-    walk(document);
-    return out;
-  };
-  B.find = (selector) => {
-    for (const root of B.roots()) { const found = root.querySelector(selector); if (found) return found; }
-    return null;
-  };
-  // The input that starts a step: the browser's own timestamp of the event (same clock as performance.now()).
-  for (const type of ['keydown', 'mousedown']) {
-    document.addEventListener(type, (event) => {
-      if (B.armed && B.input === null) B.input = event.timeStamp;
-    }, true);
-  }
-  // The page's handler of the worker's messages, wrapped: how long applying each patch takes (synchronous).
-  const worker = window.bpeWorker;
-  const handler = worker.onmessage;
-  worker.onmessage = (event) => {
-    const start = performance.now();
-    const result = handler(event);
-    if (B.armed) {
-      if (event.data.type === 'patch') B.patches.push([start, performance.now()]);
-      else if (event.data.type === 'idle' && B.idle === null) B.idle = start;
-    }
-    return result;
-  };
-  // Arm before the input: resolves B.done once `selector`'s text has changed (or matches `wanted`),
-  // the worker has said idle, and the DOM has been quiet for `quiet` ms.
-  B.arm = (selector, wanted, quiet) => {
-    const first = B.find(selector);
-    const before = first ? first.textContent : null;
-    let root = first ? first.getRootNode() : document;
-    const pattern = wanted ? new RegExp(wanted) : null;
-    Object.assign(B, {armed: true, input: null, patches: [], idle: null, changed: null, frame: null,
-                      last: null, armedAt: performance.now()});
-    const check = () => {
-      const now = performance.now();
-      B.last = now;
-      if (B.changed !== null) return;
-      let element = root.querySelector(selector);
-      if (!element || !element.isConnected) {
-        element = B.find(selector);
-        if (element) root = element.getRootNode();
-      }
-      if (!element) return;
-      const text = element.textContent;
-      if (pattern ? pattern.test(text) : text !== before) {
-        B.changed = now;
-        requestAnimationFrame(() => { B.frame = performance.now(); });
-      }
-    };
-    const observer = new MutationObserver(check);
-    for (const r of B.roots()) observer.observe(r, {subtree: true, childList: true, characterData: true});
-    B.done = new Promise((resolve) => {
-      const poll = () => {
-        const now = performance.now();
-        const finished = B.changed !== null && B.frame !== null && B.idle !== null && !worker.busy
-                         && now - B.last >= quiet;
-        if (finished || now - B.armedAt > 120000) {
-          observer.disconnect();
-          B.armed = false;
-          resolve({input: B.input, changed: B.changed, frame: B.frame, last: B.last, idle: B.idle,
-                   patches: B.patches, timeout: !finished, origin: performance.timeOrigin});
-        } else {
-          setTimeout(poll, 10);
-        }
-      };
-      setTimeout(poll, 10);
-    });
-  };
-  // Resolves once the worker is idle and the DOM has not changed for `quiet` ms.
-  B.quiet = (quiet) => new Promise((resolve) => {
-    let last = performance.now();
-    const observer = new MutationObserver(() => { last = performance.now(); });
-    for (const r of B.roots()) observer.observe(r, {subtree: true, childList: true, characterData: true, attributes: true});
-    const poll = () => {
-      if (!worker.busy && performance.now() - last >= quiet) { observer.disconnect(); resolve(true); }
-      else setTimeout(poll, 20);
-    };
-    setTimeout(poll, 20);
-  });
-  B.blurActive = () => {
-    let active = document.activeElement;
-    while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
-    if (active && active.blur) active.blur();
-  };
-})()
-"""
+PAGE_HARNESS = (SNIPPETS / "page_harness.js").read_text()
 
-# In the worker: when each message came in and each message went out (epoch milliseconds).
-WORKER_HARNESS = r"""
-() => {
-  if (self.bpeBenchLog) return 'already';
-  const log = self.bpeBenchLog = [];
-  const now = () => performance.timeOrigin + performance.now();
-  const post = self.postMessage.bind(self);
-  self.postMessage = (message, ...rest) => {
-    const event = message.patch && message.patch.events && message.patch.events[0];
-    const value = event && event.new;
-    log.push([now(), 'out', message.type, event ? `${event.kind} ${event.attr || ''}` : '',
-              typeof value === 'string' ? value.length : -1]);
-    return post(message, ...rest);
-  };
-  const handler = self.onmessage;
-  self.onmessage = (event) => { log.push([now(), 'in', event.data.type, '', -1]); return handler(event); };
-  return 'installed';
-}
-"""
+WORKER_HARNESS = (SNIPPETS / "worker_harness.js").read_text()
 
 # --------------------------------------------------------------------------- Python run everywhere
 
-# Each snippet ends with the line `_result` (a JSON string): runPython returns it; in CPython and under
-# Node that line becomes a print.
-# Globals set by the caller: TEXT, SPLIT, MERGES, REPS. Runs in CPython, in the page's worker and
-# under Node. Builds its settings directly (Node's Pyodide has no param, so no bpe_app.state).
-TRAIN_CODE = r"""
-import hashlib, json, sys, time
-import bpe
-from bpe_app.documents import documents_of
-_docs = documents_of(TEXT, SPLIT)
-_settings = bpe.Settings(alphabet="bytes", pretokenizer="kinds", tie="smallest", specials="none",
-                         min_frequency=2, merges=MERGES)
-_seconds = []
-for _ in range(REPS):
-    _start = time.perf_counter()
-    _training = bpe.train(_docs, _settings)
-    _seconds.append(time.perf_counter() - _start)
-_digest = hashlib.sha256(repr([(m.left, m.right, m.count) for m in _training.merges]).encode()).hexdigest()[:16]
-_result = json.dumps({"seconds": _seconds, "merges": len(_training.merges), "documents": len(_docs),
-                      "python": sys.version.split()[0], "digest": _digest})
-_result
-"""
+TRAIN_CODE = (SNIPPETS / "train.py").read_text()
 
-# Globals: TEXT, SPLIT, MERGES, ROUNDS. The pure view functions a round change re-runs, per round.
-VIEWS_CODE = r"""
-import json, time
-import bpe
-from bpe_app.documents import documents_of
-from bpe_app.corpus_view import corpus_html
-from bpe_app.candidates_view import candidates_html
-from bpe_app.chart_view import chart_svg, merges_html
-from bpe_app.encoder_view import encoding_html
-from bpe_app.scrubber import round_caption
-_training = bpe.train(documents_of(TEXT, SPLIT), bpe.Settings(
-    alphabet="bytes", pretokenizer="kinds", tie="smallest", specials="none", min_frequency=2, merges=MERGES))
-_views = {
-    "corpus": lambda k: corpus_html(_training, k),
-    "candidates": lambda k: candidates_html(_training, k),
-    "chart": lambda k: chart_svg(_training, k),
-    "merges list": lambda k: merges_html(_training, k),
-    "encoder": lambda k: encoding_html(_training, "walkable", k),
-    "caption": lambda k: round_caption(_training, k),
-}
-for _view in _views.values():
-    _view(0)  # what the page computed when the training arrived (caches of distinct documents)
-_times = {name: [] for name in _views}
-for _k in ROUNDS:
-    for _name, _view in _views.items():
-        _start = time.perf_counter()
-        _view(_k)
-        _times[_name].append(time.perf_counter() - _start)
-_result = json.dumps(_times)
-_result
-"""
+VIEWS_CODE = (SNIPPETS / "views.py").read_text()
 
-# CPython only: the whole Python side of what the page does, as in the worker: the real App on an
-# AppState, rendered into a Bokeh document whose every change is serialized as the worker does
-# (panel.io.pyodide._process_document_events, minus the conversion to JS). Times (1) the retraining a
-# pasted 100 KB corpus starts (from the explainer preset with the 100 KB settings, as in the page;
-# training at once, where the page defers it by one event-loop turn) and (2) round changes by
-# AppState.step, HALF forward from round 0 and HALF back from the last round.
-PANEL_CODE = r"""
-import gc, json, sys, time
-sys.path.insert(0, SITE)
-import panel as pn
-from bokeh.core.serialization import Serializer
-from bokeh.document import Document
-from bokeh.document.json import PatchJson
-from bpe_app.app import App
-from bpe_app.state import AppState
-
-state = AppState()
-state.param.update(alphabet="bytes", pretokenizer="kinds", tie="smallest", specials="none", min_frequency=2,
-                   budget="merges", budget_size=MERGES, split=SPLIT)
-explainer = state.corpus_text
-doc = Document()
-root = pn.panel(App(state=state)).get_root(doc)
-state.schedule = None  # App defers trainings to the event loop; train within the change instead
-doc.add_root(root)
-pn.state.curdoc = doc
-sizes = []
-def pysync(event):
-    serializer = Serializer(references=doc.models.synced_references)
-    patch = PatchJson(events=serializer.encode([event]))
-    doc.models.flush_synced(lambda model: not serializer.has_ref(model))
-    sizes.append(len(json.dumps(patch)))
-doc.on_change(pysync)
-gc.collect(); gc.freeze()  # as the worker does after start-up
-out = {"retrain": [], "retrain_bytes": [], "forward": [], "backward": [], "patch_bytes": []}
-for _ in range(REPS):
-    state.corpus_text = explainer
-    state.round = 0
-    sizes.clear()
-    start = time.perf_counter()
-    state.corpus_text = TEXT
-    out["retrain"].append(time.perf_counter() - start)
-    out["retrain_bytes"].append(sum(sizes))
-assert state.rounds == MERGES, state.rounds
-def steps(delta, n, key):
-    for _ in range(n):
-        sizes.clear()
-        start = time.perf_counter()
-        state.step(delta)
-        out[key].append(time.perf_counter() - start)
-        out["patch_bytes"].append(sum(sizes))
-steps(+1, HALF, "forward")
-state.round = state.rounds
-steps(-1, HALF, "backward")
-print("RESULT " + json.dumps(out))
-"""
+PANEL_CODE = (SNIPPETS / "panel.py").read_text()
 
 
-# In the page's worker: cProfile over STEPS round changes of the page's own AppState (found through the
-# bound panes of the rendered layout), as AppState.step runs them when a key press arrives.
-PROFILE_CODE = r"""
-import cProfile, json, pstats, time
-import panel as pn
-from panel.io.state import state as _panel_state
-from bpe_app.state import AppState
-_states = set()
-for _viewable, _root, _doc, _comm in list(_panel_state._views.values()):
-    for _pane in _viewable.select(pn.pane.HTML):
-        _info = getattr(_pane._param__private.refs.get("object"), "_dinfo", None) or {}
-        for _dep in [*_info.get("dependencies", ()), *_info.get("kw", {}).values()]:
-            if isinstance(getattr(_dep, "owner", None), AppState):
-                _states.add(_dep.owner)
-(_app_state,) = _states
-_profile = cProfile.Profile()
-_start = time.perf_counter()
-_profile.enable()
-for _ in range(STEPS):
-    _app_state.step(-1)
-_profile.disable()
-_elapsed = time.perf_counter() - _start
-_stats = pstats.Stats(_profile).stats
-_rows = sorted(((tt, ct, nc, f"{file.rsplit('/site-packages/', 1)[-1].rsplit('/app/', 1)[-1]}:{line}({name})")
-               for (file, line, name), (cc, nc, tt, ct, callers) in _stats.items()), reverse=True)
-_result = json.dumps({"seconds": _elapsed, "steps": STEPS, "top": _rows[:TOP]})
-_result
-"""
+PROFILE_CODE = (SNIPPETS / "profile.py").read_text()
 
 
 # --------------------------------------------------------------------------- helpers
@@ -722,7 +478,6 @@ def targets_table(s: dict) -> str:
 
 
 def details(s: dict) -> str:
-    med = statistics.median
     parts = []
     rows = []
     short = {"scrub_explainer": "scrub, explainer", "scrub_100k": "scrub, 100 KB",
