@@ -162,7 +162,12 @@ def _choice(parser: argparse.ArgumentParser, option: Option, **more) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python3 -m bpe", description="Train and use byte pair encoding tokenizers.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for add in (_train_parser, _encode_parser, _decode_parser, _presets_parser, _export_parser, _import_parser):
+        add(commands)
+    return parser
 
+
+def _train_parser(commands) -> None:
     t = commands.add_parser("train", help="learn merges from text files, --text documents or a preset")
     t.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files")
     t.add_argument("--text", action="append", default=[], metavar="DOC", help="one document (repeatable)")
@@ -181,6 +186,8 @@ def _parser() -> argparse.ArgumentParser:
     output.add_argument("--trace", action="store_true", help="print the bpe-merges-v1 trace")
     t.set_defaults(handler=command_train)
 
+
+def _encode_parser(commands) -> None:
     e = commands.add_parser("encode", help="encode TEXT (or stdin) with a saved tokenizer")
     e.add_argument("--tokenizer", required=True, metavar="TOKENIZER.json")
     e.add_argument("--rounds", type=int, metavar="K", help="use only the first K merges")
@@ -188,28 +195,34 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("text", nargs="?", metavar="TEXT")
     e.set_defaults(handler=command_encode)
 
+
+def _decode_parser(commands) -> None:
     d = commands.add_parser("decode", help="turn token ids back into text")
     d.add_argument("--tokenizer", required=True, metavar="TOKENIZER.json")
     d.add_argument("ids", nargs="+", type=int, metavar="ID")
     d.set_defaults(handler=command_decode)
 
-    p = commands.add_parser("presets", help="list the presets")
-    p.set_defaults(handler=command_presets)
 
-    x = commands.add_parser("export", help="write a saved tokenizer as a Hugging Face tokenizer.json or a tiktoken rank file")
+def _presets_parser(commands) -> None:
+    commands.add_parser("presets", help="list the presets").set_defaults(handler=command_presets)
+
+
+def _export_parser(commands) -> None:
+    x = commands.add_parser("export", help="write a saved tokenizer in another library's format")
     x.add_argument("--tokenizer", required=True, metavar="TOKENIZER.json")
     _choice(x, FORMAT, required=True)
     x.add_argument("--out", required=True, metavar="PATH", help="tiktoken also writes PATH.json (pat_str, specials)")
     x.add_argument("--name", help="the tiktoken encoding's name (default: PATH's name)")
     x.set_defaults(handler=command_export)
 
-    i = commands.add_parser("import", help="read a byte-level BPE tokenizer.json or tiktoken rank file")
+
+def _import_parser(commands) -> None:
+    i = commands.add_parser("import", help="read another library's byte-level BPE file")
     _choice(i, FORMAT, required=True)
     i.add_argument("path", metavar="PATH", help="tokenizer.json, or a rank file (PATH.json beside it gives its pattern)")
     i.add_argument("--out", required=True, metavar="TOKENIZER.json")
     i.add_argument("--pretokenizer", choices=PRETOKENIZER.names, help="split with this instead of the file's pattern")
     i.set_defaults(handler=command_import)
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -69,6 +69,7 @@ def blocks(text: str) -> list[str]:
 
 
 def _presets() -> dict[str, Preset]:
+    # Long, as a table is: one entry per preset, each with its source's settings beside it.
     presets = [
         Preset(
             "from-scratch",

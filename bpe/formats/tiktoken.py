@@ -114,15 +114,7 @@ def from_tiktoken(ranks_text: str, args: dict | None = None, pretokenizer: str |
 
     Each merged token's pair is recovered the way tiktoken would build it: its bytes
     split by the lower ranks, which must end in exactly two tokens."""
-    ranks: dict[bytes, int] = {}
-    for number, line in enumerate(ranks_text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            token, rank = line.split()
-            ranks[base64.b64decode(token, validate=True)] = int(rank)
-        except ValueError:
-            raise FormatError(f"line {number} of the rank file is not `base64-token rank`: {line[:60]!r}") from None
+    ranks = _read_ranks(ranks_text)
     args = _tiktoken_args(args)
     notes = []
     if pretokenizer is None:
@@ -137,21 +129,38 @@ def from_tiktoken(ranks_text: str, args: dict | None = None, pretokenizer: str |
     if dropped:
         notes.append(f"{len(dropped)} special token(s) left out ({', '.join(dropped[:5])}): "
                      "bpe's settings name only octlm's specials")
+    saved = imported_tokenizer(pretokenizer, specials, pairs_from_bytes(_merges_of(ranks), first_merge_id(specials)))
+    moved = sum(1 for token, rank in ranks.items() if saved.tokenizer.vocab[rank:rank + 1] != [token])
+    if moved:
+        notes.append(f"{moved} of {len(ranks)} ids differ from the file's ranks: bpe's ids 0-255 are the byte values")
+    return Imported(saved, notes)
+
+
+def _read_ranks(text: str) -> dict[bytes, int]:
+    """`base64-token rank` per line, as token bytes -> rank."""
+    ranks: dict[bytes, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            token, rank = line.split()
+            ranks[base64.b64decode(token, validate=True)] = int(rank)
+        except ValueError:
+            raise FormatError(f"line {number} of the rank file is not `base64-token rank`: {line[:60]!r}") from None
     missing = [b for b in range(256) if bytes([b]) not in ranks]
     if missing:
         raise FormatError(f"the rank file has no rank for {len(missing)} single byte(s) (first: {missing[0]:#04x}); "
                           "tiktoken could not encode every text")
-    merged = sorted((rank, token) for token, rank in ranks.items() if len(token) > 1)
+    return ranks
+
+
+def _merges_of(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
+    """Each merged token's two parts, in rank order, as tiktoken's rule builds it from lower ranks."""
     merges = []
-    for rank, token in merged:
+    for rank, token in sorted((rank, token) for token, rank in ranks.items() if len(token) > 1):
         parts = tiktoken_split(token, ranks, rank)
         if len(parts) != 2:
             raise FormatError(f"token {render(token)!r} (rank {rank}) is not two lower-ranked tokens joined: "
                               f"its bytes split as {len(parts)} pieces, so it has no merge")
         merges.append((parts[0], parts[1]))
-    first = first_merge_id(specials)
-    saved = imported_tokenizer(pretokenizer, specials, pairs_from_bytes(merges, first))
-    moved = sum(1 for token, rank in ranks.items() if saved.tokenizer.vocab[rank:rank + 1] != [token])
-    if moved:
-        notes.append(f"{moved} of {len(ranks)} ids differ from the file's ranks: bpe's ids 0-255 are the byte values")
-    return Imported(saved, notes)
+    return merges

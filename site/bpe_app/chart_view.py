@@ -5,6 +5,7 @@ pandas in its constructor, and pandas would add seconds to the page's start in P
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import panel as pn
@@ -42,57 +43,74 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     return [first + i * step for i in range(int((high - first) // step) + 1)]
 
 
+@dataclasses.dataclass(frozen=True)
+class _Scales:
+    """Where a round, a corpus length and a vocabulary size go on the chart."""
+
+    last: int  # the last round (at least 1)
+    token_top: int
+    vocab_low: int
+    vocab_high: int
+    width: float = WIDTH - LEFT - RIGHT
+    height: float = HEIGHT - TOP - BOTTOM
+
+    def x(self, k: float) -> float:
+        return LEFT + self.width * k / self.last
+
+    def y_tokens(self, n: float) -> float:
+        return TOP + self.height * (1 - n / self.token_top)
+
+    def y_vocab(self, n: float) -> float:
+        return TOP + self.height * (1 - (n - self.vocab_low) / (self.vocab_high - self.vocab_low))
+
+
 def chart_svg(training: bpe.Training, rounds: int) -> str:
     """Corpus length (left axis) and vocabulary size (right axis) against the round, the selected round marked."""
-    last = max(len(training.merges), 1)
     tokens = training.tokens
     vocab = [training.vocab_size(k) for k in range(len(tokens))]
-    width, height = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-    token_top = max(tokens[0], 1)
-    vocab_low, vocab_high = vocab[0], max(vocab[-1], vocab[0] + 1)
+    scales = _Scales(max(len(training.merges), 1), max(tokens[0], 1), vocab[0], max(vocab[-1], vocab[0] + 1))
+    return "".join([f'<svg class="bpe-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+                    f'aria-label="corpus length and vocabulary size by round">',
+                    *_axes(scales), *_lines(scales, tokens, vocab), _marker(scales, tokens, vocab, rounds), "</svg>"])
 
-    def x(k: float) -> float:
-        return LEFT + width * k / last
 
-    def y_tokens(n: float) -> float:
-        return TOP + height * (1 - n / token_top)
-
-    def y_vocab(n: float) -> float:
-        return TOP + height * (1 - (n - vocab_low) / (vocab_high - vocab_low))
-
-    every = max(1, math.ceil(len(tokens) / MAX_POINTS))
-    points = sorted(set(range(0, len(tokens), every)) | {len(tokens) - 1})
-    token_line = " ".join(f"{x(k):.1f},{y_tokens(tokens[k]):.1f}" for k in points)
-    vocab_line = " ".join(f"{x(k):.1f},{y_vocab(vocab[k]):.1f}" for k in points)
-    parts = [f'<svg class="bpe-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-             f'aria-label="corpus length and vocabulary size by round">']
-    for tick in nice_ticks(0, last):
-        parts.append(f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="{TOP}" y2="{TOP + height}" class="bpe-grid"/>'
-                     f'<text x="{x(tick):.1f}" y="{TOP + height + 16}" text-anchor="middle">{tick}</text>')
-    for tick in nice_ticks(0, token_top):
-        parts.append(f'<line x1="{LEFT}" x2="{LEFT + width}" y1="{y_tokens(tick):.1f}" y2="{y_tokens(tick):.1f}" '
-                     f'class="bpe-grid"/><text x="{LEFT - 6}" y="{y_tokens(tick) + 4:.1f}" text-anchor="end" '
-                     f'fill="{TOKENS_COLOUR}">{tick}</text>')
-    for tick in nice_ticks(vocab_low, vocab_high):
-        parts.append(f'<text x="{LEFT + width + 6}" y="{y_vocab(tick) + 4:.1f}" fill="{VOCAB_COLOUR}">{tick}</text>')
-    parts += [
-        f'<text x="{LEFT + width / 2}" y="{HEIGHT - 4}" text-anchor="middle">round</text>',
-        f'<text x="14" y="{TOP + height / 2}" transform="rotate(-90 14 {TOP + height / 2})" text-anchor="middle" '
+def _axes(s: _Scales) -> list[str]:
+    top, bottom, left, right = TOP, TOP + s.height, LEFT, LEFT + s.width
+    parts = [f'<line x1="{s.x(t):.1f}" x2="{s.x(t):.1f}" y1="{top}" y2="{bottom}" class="bpe-grid"/>'
+             f'<text x="{s.x(t):.1f}" y="{bottom + 16}" text-anchor="middle">{t}</text>' for t in nice_ticks(0, s.last)]
+    parts += [f'<line x1="{left}" x2="{right}" y1="{s.y_tokens(t):.1f}" y2="{s.y_tokens(t):.1f}" '
+              f'class="bpe-grid"/><text x="{left - 6}" y="{s.y_tokens(t) + 4:.1f}" text-anchor="end" '
+              f'fill="{TOKENS_COLOUR}">{t}</text>' for t in nice_ticks(0, s.token_top)]
+    parts += [f'<text x="{right + 6}" y="{s.y_vocab(t) + 4:.1f}" fill="{VOCAB_COLOUR}">{t}</text>'
+              for t in nice_ticks(s.vocab_low, s.vocab_high)]
+    middle = TOP + s.height / 2
+    return parts + [
+        f'<text x="{LEFT + s.width / 2}" y="{HEIGHT - 4}" text-anchor="middle">round</text>',
+        f'<text x="14" y="{middle}" transform="rotate(-90 14 {middle})" text-anchor="middle" '
         f'fill="{TOKENS_COLOUR}">corpus length (tokens)</text>',
-        f'<text x="{WIDTH - 10}" y="{TOP + height / 2}" transform="rotate(90 {WIDTH - 10} {TOP + height / 2})" '
+        f'<text x="{WIDTH - 10}" y="{middle}" transform="rotate(90 {WIDTH - 10} {middle})" '
         f'text-anchor="middle" fill="{VOCAB_COLOUR}">vocabulary size</text>',
-        f'<polyline points="{token_line}" fill="none" stroke="{TOKENS_COLOUR}" stroke-width="2"/>',
-        f'<polyline points="{vocab_line}" fill="none" stroke="{VOCAB_COLOUR}" stroke-width="2"/>',
-        f'<g class="bpe-round-marker"><line x1="{x(rounds):.1f}" x2="{x(rounds):.1f}" y1="{TOP}" y2="{TOP + height}" '
-        f'stroke="{ROUND_COLOUR}" stroke-width="1.5" stroke-dasharray="5 3"/>'
-        f'<circle cx="{x(rounds):.1f}" cy="{y_tokens(tokens[rounds]):.1f}" r="4" fill="{TOKENS_COLOUR}"/>'
-        f'<circle cx="{x(rounds):.1f}" cy="{y_vocab(vocab[rounds]):.1f}" r="4" fill="{VOCAB_COLOUR}"/>'
-        f'<text x="{x(rounds) + (6 if rounds < last / 2 else -6):.1f}" y="{TOP - 10}" '
-        f'text-anchor="{"start" if rounds < last / 2 else "end"}" fill="{ROUND_COLOUR}">round {rounds}: '
-        f"{tokens[rounds]} tokens, vocabulary {vocab[rounds]}</text></g>",
-        "</svg>",
     ]
-    return "".join(parts)
+
+
+def _lines(s: _Scales, tokens: list[int], vocab: list[int]) -> list[str]:
+    every = max(1, math.ceil(len(tokens) / MAX_POINTS))  # at most MAX_POINTS points a line
+    points = sorted(set(range(0, len(tokens), every)) | {len(tokens) - 1})
+    token_line = " ".join(f"{s.x(k):.1f},{s.y_tokens(tokens[k]):.1f}" for k in points)
+    vocab_line = " ".join(f"{s.x(k):.1f},{s.y_vocab(vocab[k]):.1f}" for k in points)
+    return [f'<polyline points="{token_line}" fill="none" stroke="{TOKENS_COLOUR}" stroke-width="2"/>',
+            f'<polyline points="{vocab_line}" fill="none" stroke="{VOCAB_COLOUR}" stroke-width="2"/>']
+
+
+def _marker(s: _Scales, tokens: list[int], vocab: list[int], rounds: int) -> str:
+    x, early = s.x(rounds), rounds < s.last / 2
+    return (f'<g class="bpe-round-marker"><line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP}" y2="{TOP + s.height}" '
+            f'stroke="{ROUND_COLOUR}" stroke-width="1.5" stroke-dasharray="5 3"/>'
+            f'<circle cx="{x:.1f}" cy="{s.y_tokens(tokens[rounds]):.1f}" r="4" fill="{TOKENS_COLOUR}"/>'
+            f'<circle cx="{x:.1f}" cy="{s.y_vocab(vocab[rounds]):.1f}" r="4" fill="{VOCAB_COLOUR}"/>'
+            f'<text x="{x + (6 if early else -6):.1f}" y="{TOP - 10}" '
+            f'text-anchor="{"start" if early else "end"}" fill="{ROUND_COLOUR}">round {rounds}: '
+            f"{tokens[rounds]} tokens, vocabulary {vocab[rounds]}</text></g>")
 
 
 def merges_html(training: bpe.Training, rounds: int) -> str:

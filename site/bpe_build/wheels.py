@@ -98,59 +98,63 @@ def slim_wheel(source: Path, out: Path, drop, placeholder, patches: dict[str, li
 
 def prepare_wheels(pyodide_pkg: Path) -> dict[str, Path]:
     """All wheels for the browser, as {normalized name: path}; sha256 checked where fetched."""
-    p = pins()
     out_dir = CACHE / "wheels" / tree_digest([PINS_FILE, Path(__file__), Path(__file__).with_name("patches.py")])[:16]
     bpe_dir = CACHE / "wheels" / "bpe"
     bpe_dir.mkdir(parents=True, exist_ok=True)
-    wheels: dict[str, Path] = {}
     if not (out_dir / ".done").exists():
         shutil.rmtree(out_dir, ignore_errors=True)
         out_dir.mkdir(parents=True)
-        # 1. Official Pyodide wasm packages, out of the pinned PyPI wheel, checked against npm's lock.
-        npm_lock = json.loads((pyodide_pkg / "pyodide-lock.json").read_text())["packages"]
-        wasm = p["pyodide_wasm_wheels"]
-        with zipfile.ZipFile(CACHE / "pypi" / wasm["file"]) as archive:
-            for name in wasm["packages"]:
-                entry = npm_lock[name]
-                data = archive.read(wasm["prefix"] + entry["file_name"])
-                if sha256_bytes(data) != entry["sha256"]:
-                    raise SystemExit(f"{entry['file_name']} does not match Pyodide's lock")
-                (out_dir / entry["file_name"]).write_bytes(data)
-                if name == "numpy":  # checked as published; now without C headers, stubs, static libs
-                    original = out_dir / (entry["file_name"] + ".orig")
-                    (out_dir / entry["file_name"]).rename(original)
-                    slim_wheel(original, out_dir / entry["file_name"],
-                               drop=lambda n: n.endswith((".pyi", ".h", ".c", ".pxd", ".a", "/py.typed"))
-                               or "/tests/" in n or n.startswith("numpy/_core/include/"),
-                               placeholder=lambda n: False, patches={})
-                    original.unlink()
-        # 2. Pure wheels from PyPI, without what the browser never reads: type stubs, TypeScript
-        #    sources, tests, docs tooling, and Panel's/Bokeh's bundled JS/CSS (served from dist/static).
-        def never_read(n: str) -> bool:
-            return n.endswith((".pyi", ".ts", ".map", "/py.typed")) or ".data/" in n.split("/")[0] + "/"
-
-        for name, pin in p["pure_wheels"].items():
-            source = CACHE / "pypi" / pin["file"]
-            if name == "panel":
-                slim_wheel(source, out_dir / pin["file"],
-                           drop=lambda n: never_read(n) or n.startswith(
-                               ("panel/tests/", "panel/dist/wheels/", "panel/dist/lib/", "panel/dist/dts/")),
-                           # keep the file names (Panel checks that bundled files exist), not their content
-                           placeholder=lambda n: n.startswith("panel/dist/") and not n.startswith("panel/dist/css/"),
-                           patches=PANEL_PATCHES)
-            elif name == "bokeh":
-                slim_wheel(source, out_dir / pin["file"],
-                           drop=lambda n: never_read(n) or n.startswith(
-                               ("bokeh/server/static/", "bokeh/sampledata/", "bokeh/sphinxext/", "typings/")),
-                           placeholder=lambda n: False, patches={})
-            else:
-                slim_wheel(source, out_dir / pin["file"], drop=never_read, placeholder=lambda n: False, patches={})
-        # 3. Pure-Python fallbacks for PyYAML and MarkupSafe.
-        for name, pin in p["pure_sdists"].items():
+        _official_wasm_wheels(pyodide_pkg, out_dir)
+        _slim_pure_wheels(out_dir)
+        for name, pin in pins()["pure_sdists"].items():  # pure-Python fallbacks for PyYAML and MarkupSafe
             build_pure_sdist_wheel(name, pin, out_dir)
         (out_dir / ".done").write_text("")
-    for path in sorted(out_dir.glob("*.whl")):
-        wheels[normalize(path.name.split("-")[0])] = path
+    wheels = {normalize(path.name.split("-")[0]): path for path in sorted(out_dir.glob("*.whl"))}
     bpe = build_bpe_wheel(bpe_dir)
     wheels[normalize(bpe.name.split("-")[0])] = bpe
     return wheels
+
+
+def _official_wasm_wheels(pyodide_pkg: Path, out_dir: Path) -> None:
+    """Official Pyodide wasm packages, out of the pinned PyPI wheel, checked against npm's lock."""
+    npm_lock = json.loads((pyodide_pkg / "pyodide-lock.json").read_text())["packages"]
+    wasm = pins()["pyodide_wasm_wheels"]
+    with zipfile.ZipFile(CACHE / "pypi" / wasm["file"]) as archive:
+        for name in wasm["packages"]:
+            entry = npm_lock[name]
+            data = archive.read(wasm["prefix"] + entry["file_name"])
+            if sha256_bytes(data) != entry["sha256"]:
+                raise SystemExit(f"{entry['file_name']} does not match Pyodide's lock")
+            (out_dir / entry["file_name"]).write_bytes(data)
+            if name == "numpy":  # checked as published; now without C headers, stubs, static libs
+                original = out_dir / (entry["file_name"] + ".orig")
+                (out_dir / entry["file_name"]).rename(original)
+                slim_wheel(original, out_dir / entry["file_name"],
+                           drop=lambda n: n.endswith((".pyi", ".h", ".c", ".pxd", ".a", "/py.typed"))
+                           or "/tests/" in n or n.startswith("numpy/_core/include/"),
+                           placeholder=lambda n: False, patches={})
+                original.unlink()
+
+
+def _never_read(name: str) -> bool:
+    """Files of a wheel the browser never reads: type stubs, TypeScript sources, source maps, .data/."""
+    return name.endswith((".pyi", ".ts", ".map", "/py.typed")) or ".data/" in name.split("/")[0] + "/"
+
+
+def _slim_pure_wheels(out_dir: Path) -> None:
+    """Pure wheels from PyPI without what the browser never reads, tests and docs tooling, and Panel's
+    and Bokeh's bundled JS/CSS (served from dist/static)."""
+    for name, pin in pins()["pure_wheels"].items():
+        source, out = CACHE / "pypi" / pin["file"], out_dir / pin["file"]
+        if name == "panel":
+            slim_wheel(source, out, drop=lambda n: _never_read(n) or n.startswith(
+                           ("panel/tests/", "panel/dist/wheels/", "panel/dist/lib/", "panel/dist/dts/")),
+                       # keep the file names (Panel checks that bundled files exist), not their content
+                       placeholder=lambda n: n.startswith("panel/dist/") and not n.startswith("panel/dist/css/"),
+                       patches=PANEL_PATCHES)
+        elif name == "bokeh":
+            slim_wheel(source, out, drop=lambda n: _never_read(n) or n.startswith(
+                           ("bokeh/server/static/", "bokeh/sampledata/", "bokeh/sphinxext/", "typings/")),
+                       placeholder=lambda n: False, patches={})
+        else:
+            slim_wheel(source, out, drop=_never_read, placeholder=lambda n: False, patches={})
