@@ -221,8 +221,10 @@ BUDGET = Option("budget", "budget", "How much to learn: a number of merges, a vo
 
 @dataclasses.dataclass(frozen=True)
 class Format(Value):
-    """Another library's tokenizer file; `module()` gives its module, which has `export(tokenizer,
-    name)` -> {file suffix: text} and `read(path_texts, pretokenizer)` -> Imported."""
+    """Another library's tokenizer file. `module()` gives its module (`formats/NAME.py`), which has
+    `export(tokenizer, path, name)` and `load(path, pretokenizer)` for the command line, and
+    `download(tokenizer)`, `DOWNLOAD` (its file name), `problem(tokenizer)` and `how_to_load(tokenizer)`
+    for the page."""
 
     module: Callable[[], object] = None
 

@@ -14,6 +14,7 @@ pytest.importorskip("panel")
 
 
 from bpe import formats, real  # noqa: E402
+from bpe.formats import tiktoken as tiktoken_format  # noqa: E402
 from bpe_app import compare_view, downloads, real_tokenizers  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 
@@ -142,35 +143,35 @@ def test_the_hugging_face_file_loads_with_the_same_ids(bytes_state):
 def test_the_tiktoken_zip_holds_ranks_arguments_and_a_loader(bytes_state, tmp_path, monkeypatch):
     tiktoken = pytest.importorskip("tiktoken")
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
-    archive = zipfile.ZipFile(io.BytesIO(downloads.tiktoken_zip(bytes_state.training.tokenizer)))
-    assert archive.namelist() == [downloads.TIKTOKEN_RANKS, downloads.TIKTOKEN_ARGS, downloads.TIKTOKEN_LOADER]
+    archive = zipfile.ZipFile(io.BytesIO(tiktoken_format.download(bytes_state.training.tokenizer)))
+    assert archive.namelist() == [tiktoken_format.RANKS_FILE, tiktoken_format.ARGS_FILE, tiktoken_format.LOADER_FILE]
     from tiktoken.load import load_tiktoken_bpe
 
-    ranks_file = archive.extract(downloads.TIKTOKEN_RANKS, path=tmp_path)
-    args = json.loads(archive.read(downloads.TIKTOKEN_ARGS))
+    ranks_file = archive.extract(tiktoken_format.RANKS_FILE, path=tmp_path)
+    args = json.loads(archive.read(tiktoken_format.ARGS_FILE))
     encoding = tiktoken.Encoding(mergeable_ranks=load_tiktoken_bpe(ranks_file), **args)
     text = "lowest low"
     assert encoding.encode(text) == bytes_state.training.tokenizer.encode(text)
-    compile(archive.read(downloads.TIKTOKEN_LOADER), downloads.TIKTOKEN_LOADER, "exec")
+    compile(archive.read(tiktoken_format.LOADER_FILE), tiktoken_format.LOADER_FILE, "exec")
 
 
 def test_a_chars_tokenizer_has_no_tiktoken_file_and_the_page_says_why():
     state = AppState(preset="course")
     state.alphabet = "chars"
-    problem = downloads.tiktoken_problem(state.training)
+    problem = tiktoken_format.problem(state.training.tokenizer)
     assert "chars" in problem and "bytes" in problem
     assert "No tiktoken file" in downloads.export_note_html(state.training)
     with pytest.raises(formats.FormatError):
-        downloads.tiktoken_zip(state.training.tokenizer)
+        tiktoken_format.download(state.training.tokenizer)
 
 
 def test_a_format_error_on_export_is_said_instead_of_downloading(bytes_state, monkeypatch):
     def refuse(tokenizer, name="bpe"):
         raise formats.FormatError("tiktoken merges the adjacent pair whose bytes have the lowest rank (use --format hf)")
 
-    monkeypatch.setattr(formats, "to_tiktoken", refuse)
+    monkeypatch.setattr(tiktoken_format, "to_tiktoken", refuse)
     view = downloads.DownloadsView(bytes_state)
-    assert view._export(downloads.tiktoken_zip) is None
+    assert view._export(tiktoken_format.download) is None
     assert bytes_state.message_kind == "error"
     assert bytes_state.message.startswith("This tokenizer cannot be exported: tiktoken merges")
     assert "--" not in bytes_state.message
@@ -188,10 +189,10 @@ def test_an_octlm_download_gives_our_ids_in_tokenizers_and_tiktoken(tmp_path, mo
     ours = state.training.tokenizer.encode(text)
     hf = tokenizers.Tokenizer.from_str(view._export(lambda t: formats.to_hf_json(t).encode("utf-8")).getvalue().decode())
     assert hf.encode(text).ids == ours and 258 not in ours
-    zipfile.ZipFile(io.BytesIO(downloads.tiktoken_zip(state.training.tokenizer))).extractall(tmp_path)
+    zipfile.ZipFile(io.BytesIO(tiktoken_format.download(state.training.tokenizer))).extractall(tmp_path)
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
     import subprocess
 
-    done = subprocess.run([sys.executable, str(tmp_path / downloads.TIKTOKEN_LOADER), text],
+    done = subprocess.run([sys.executable, str(tmp_path / tiktoken_format.LOADER_FILE), text],
                           capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == ours

@@ -35,6 +35,26 @@ def export(tokenizer: Tokenizer, path: str, name: str | None = None) -> tuple[di
     return {path: to_hf_json(tokenizer)}, done, notes
 
 
+DOWNLOAD = "tokenizer-hf.json"
+
+
+def how_to_load(tokenizer: Tokenizer) -> str:
+    """For the page (HTML): how to load the download."""
+    note = 'Hugging Face: <code>tokenizers.Tokenizer.from_file("tokenizer-hf.json")</code>.'
+    if not tokenizer.settings.alphabet_kind.byte_level:
+        note += " A character outside the alphabet has no id, and tokenizers drops it."
+    return note
+
+
+def problem(tokenizer: Tokenizer) -> str:
+    """Why this format cannot hold the tokenizer, when that is known without trying: never."""
+    return ""
+
+
+def download(tokenizer: Tokenizer) -> bytes:
+    return to_hf_json(tokenizer).encode("utf-8")
+
+
 def load(path: str, pretokenizer: str | None = None) -> tuple[Imported, list[str]]:
     """The file at `path` imported, and the files read."""
     return from_hf(textio.read_json(path), pretokenizer), [path]

@@ -14,8 +14,10 @@ pair whose concatenation has the lowest rank) from ours (apply merges in rank or
 from __future__ import annotations
 
 import base64
+import io
 import json
 import os
+import zipfile
 
 from .. import textio
 from ..real.merge import parts
@@ -32,6 +34,53 @@ def export(tokenizer: Tokenizer, path: str, name: str | None = None) -> tuple[di
             "(name, pat_str, special_tokens): tiktoken.Encoding(mergeable_ranks=tiktoken.load.load_tiktoken_bpe(PATH), "
             "**args); with TIKTOKEN_CACHE_DIR= set empty, tiktoken does not cache the file by its path")
     return {path: ranks, path + ".json": json.dumps(encoding_args, ensure_ascii=False, indent=1) + "\n"}, done, []
+
+
+#: The download's files: the rank file, the other arguments of `tiktoken.Encoding`, and how to load both.
+RANKS_FILE, ARGS_FILE, LOADER_FILE = "bpe.tiktoken", "bpe.tiktoken.json", "load_bpe.py"
+DOWNLOAD = "bpe-tiktoken.zip"
+LOADER = f"""\
+# Loads the tokenizer in this zip with tiktoken: python3 {LOADER_FILE} "some text"
+import json
+import os
+import sys
+
+os.environ["TIKTOKEN_CACHE_DIR"] = ""  # tiktoken would otherwise cache the rank file by its path, not its content
+import tiktoken
+from tiktoken.load import load_tiktoken_bpe
+
+here = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(here, "{ARGS_FILE}"), encoding="utf-8") as file:
+    args = json.load(file)
+encoding = tiktoken.Encoding(mergeable_ranks=load_tiktoken_bpe(os.path.join(here, "{RANKS_FILE}")), **args)
+# encode_ordinary: a special token's text in the input is plain text, as in bpe (encode would refuse it)
+print(encoding.encode_ordinary(" ".join(sys.argv[1:]) or "hello world"))
+"""
+
+
+def how_to_load(tokenizer: Tokenizer) -> str:
+    """For the page (HTML): how to load the download."""
+    return (f"tiktoken: the zip holds the rank file, the other arguments of <code>tiktoken.Encoding</code> "
+            f"and <code>{LOADER_FILE}</code>, which loads them.")
+
+
+def problem(tokenizer: Tokenizer) -> str:
+    """Why this format cannot hold the tokenizer, when that is known without trying ("" otherwise)."""
+    if not tokenizer.settings.alphabet_kind.byte_level:
+        return ("tiktoken works on bytes, and this tokenizer's alphabet is chars: set the alphabet to bytes to "
+                "export it for tiktoken, or use the Hugging Face file.")
+    return ""
+
+
+def download(tokenizer: Tokenizer) -> bytes:
+    """The rank file, its arguments and a loader in one zip; FormatError if tiktoken cannot express it."""
+    ranks, args = to_tiktoken(tokenizer, "bpe")
+    files = {RANKS_FILE: ranks, ARGS_FILE: json.dumps(args, ensure_ascii=False, indent=1) + "\n", LOADER_FILE: LOADER}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            archive.writestr(zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0)), text)
+    return out.getvalue()
 
 
 def load(path: str, pretokenizer: str | None = None) -> tuple[Imported, list[str]]:

@@ -1,7 +1,7 @@
 """Downloads: the trained tokenizer as JSON, the merge table as CSV, and the tokenizer for other libraries.
 
-The exports are those of `python3 -m bpe export`: a Hugging Face `tokenizer.json`, and a tiktoken
-rank file with the other arguments of `tiktoken.Encoding` beside it (both in one zip). What a
+The exports are those of `python3 -m bpe export`, one button per format in `bpe.options.FORMAT`
+(each format's module says its download, what it cannot hold, and how to load it). What a
 format cannot express is said on the page instead of downloading.
 """
 from __future__ import annotations
@@ -9,14 +9,13 @@ from __future__ import annotations
 import csv
 import html
 import io
-import json
-import zipfile
 
 import panel as pn
 
 import bpe
 import bpe.files
 from bpe import formats
+from bpe.options import FORMAT
 
 from .styles import html_pane
 
@@ -37,57 +36,16 @@ def merges_csv(training: bpe.Training) -> str:
     return out.getvalue()
 
 
-#: The tiktoken zip's files: the rank file, the other arguments of `tiktoken.Encoding`, and how to load both.
-TIKTOKEN_RANKS, TIKTOKEN_ARGS, TIKTOKEN_LOADER = "bpe.tiktoken", "bpe.tiktoken.json", "load_bpe.py"
-LOADER = f"""\
-# Loads the tokenizer in this zip with tiktoken: python3 {TIKTOKEN_LOADER} "some text"
-import json
-import os
-import sys
-
-os.environ["TIKTOKEN_CACHE_DIR"] = ""  # tiktoken would otherwise cache the rank file by its path, not its content
-import tiktoken
-from tiktoken.load import load_tiktoken_bpe
-
-here = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(here, "{TIKTOKEN_ARGS}"), encoding="utf-8") as file:
-    args = json.load(file)
-encoding = tiktoken.Encoding(mergeable_ranks=load_tiktoken_bpe(os.path.join(here, "{TIKTOKEN_RANKS}")), **args)
-# encode_ordinary: a special token's text in the input is plain text, as in bpe (encode would refuse it)
-print(encoding.encode_ordinary(" ".join(sys.argv[1:]) or "hello world"))
-"""
-
-
-def tiktoken_zip(tokenizer: bpe.Tokenizer) -> bytes:
-    """The rank file, its arguments and a loader in one zip; formats.FormatError if tiktoken cannot express it."""
-    ranks, args = formats.to_tiktoken(tokenizer, "bpe")
-    files = {TIKTOKEN_RANKS: ranks, TIKTOKEN_ARGS: json.dumps(args, ensure_ascii=False, indent=1) + "\n",
-             TIKTOKEN_LOADER: LOADER}
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, text in files.items():
-            archive.writestr(zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0)), text)
-    return out.getvalue()
-
-
-def tiktoken_problem(training: bpe.Training) -> str:
-    """Why the training cannot be a tiktoken rank file, when that is known without trying ("" otherwise)."""
-    if not training.settings.alphabet_kind.byte_level:
-        return ("tiktoken works on bytes, and this tokenizer's alphabet is chars: set the alphabet to bytes to "
-                "export it for tiktoken, or use the Hugging Face file.")
-    return ""
-
-
 def export_note_html(training: bpe.Training) -> str:
     """How to load each export, or why one cannot be made."""
-    hf = 'Hugging Face: <code>tokenizers.Tokenizer.from_file("tokenizer-hf.json")</code>.'
-    if not training.settings.alphabet_kind.byte_level:
-        hf += " A character outside the alphabet has no id, and tokenizers drops it."
-    problem = tiktoken_problem(training)
-    tiktoken = (f"<b>No tiktoken file</b>: {html.escape(problem)}" if problem else
-                f"tiktoken: the zip holds the rank file, the other arguments of <code>tiktoken.Encoding</code> "
-                f"and <code>{TIKTOKEN_LOADER}</code>, which loads them.")
-    return f'<div class="bpe-note">{hf}</div><div class="bpe-note bpe-export-tiktoken">{tiktoken}</div>'
+    notes = []
+    for value in FORMAT:
+        module = value.module()
+        problem = module.problem(training.tokenizer)
+        note = f"<b>No {value.label} file</b>: {html.escape(problem)}" if problem else module.how_to_load(
+            training.tokenizer)
+        notes.append(f'<div class="bpe-note bpe-export-{value.name}">{note}</div>')
+    return "".join(notes)
 
 
 class ExportDownload(pn.widgets.FileDownload):
@@ -113,18 +71,18 @@ class DownloadsView(pn.viewable.Viewer):
                                         filename="merges.csv", label="merge table CSV", **button),
                 sizing_mode="stretch_width",
             ),
-            pn.Row(
-                ExportDownload(callback=lambda: self._export(lambda t: formats.to_hf_json(t).encode("utf-8")),
-                               filename="tokenizer-hf.json", label="Hugging Face", css_classes=["export-hf"],
-                               **button),
-                ExportDownload(callback=lambda: self._export(tiktoken_zip), filename="bpe-tiktoken.zip",
-                               label="tiktoken (zip)", css_classes=["export-tiktoken"],
-                               disabled=state.param.training.rx().rx.pipe(tiktoken_problem).rx.bool(), **button),
-                sizing_mode="stretch_width",
-            ),
+            pn.Row(*(self._export_button(value, button) for value in FORMAT), sizing_mode="stretch_width"),
             html_pane(pn.bind(export_note_html, state.param.training), margin=(0, 10)),
             sizing_mode="stretch_width",
         )
+
+    def _export_button(self, value, style: dict) -> ExportDownload:
+        """A download of the tokenizer in one of the registry's formats, off while it cannot hold it."""
+        module = value.module()
+        problem = self._state.param.training.rx().rx.pipe(lambda training: module.problem(training.tokenizer))
+        return ExportDownload(callback=lambda: self._export(module.download), filename=module.DOWNLOAD,
+                              label=value.label + (" (zip)" if module.DOWNLOAD.endswith(".zip") else ""),
+                              css_classes=[f"export-{value.name}"], disabled=problem.rx.bool(), **style)
 
     def _export(self, convert) -> io.BytesIO | None:
         """The converted tokenizer, or None after saying in the message line why the format cannot hold it."""
