@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import types
 import json
 import os
 import platform
@@ -54,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import types
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright

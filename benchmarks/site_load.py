@@ -16,12 +16,12 @@ plus the worker's own phase marks ([bpe-timing] lines: Pyodide loaded, packages 
 from __future__ import annotations
 
 import argparse
-import types
 import json
 import re
 import statistics
 import sys
 import threading
+import types
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
