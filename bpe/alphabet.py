@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable
 
 from .errors import lone_surrogate
@@ -37,9 +38,10 @@ class Alphabet:
     kind: str  # an `options.ALPHABET` name: "bytes" or "chars"
     chars: str = ""  # the `chars` alphabet, in code-point order
 
-    @property
+    @functools.cached_property
     def byte_level(self) -> bool:
-        """Ids 0-255 are bytes (otherwise they are the corpus's characters)."""
+        """Ids 0-255 are bytes (otherwise they are the corpus's characters). Cached: `sequence`
+        asks for every distinct chunk."""
         return ALPHABET.choose(self.kind).byte_level
 
     @classmethod
