@@ -46,7 +46,6 @@ import datetime
 import json
 import platform
 import random
-import re
 import resource
 import shutil
 import string
@@ -61,6 +60,8 @@ sys.path.insert(0, str(ROOT))
 
 import bpe  # noqa: E402
 from bpe.alphabet import Alphabet  # noqa: E402
+from bpe.dialect import rust_pattern  # noqa: E402
+from bpe.formats import char_to_byte  # noqa: E402
 from bpe.patterns import kinds as kinds_pattern  # noqa: E402
 from bpe.pretokenize import split  # noqa: E402
 
@@ -159,23 +160,12 @@ def mb(docs: list[str]) -> float:
 
 def peer_pattern(pattern: str) -> str:
     """Our `re` pattern in the syntax Oniguruma (tokenizers) and fancy-regex (tiktoken) read."""
-    ws = "".join(f"\\x{{{c:x}}}" for c in range(0x110000) if chr(c).isspace())
-    out = re.sub(r"\\U([0-9a-fA-F]{8})", lambda m: f"\\x{{{int(m.group(1), 16):x}}}", pattern)
-    assert out.startswith("\\s+|") and out.count("\\s") == 2, "kinds_pattern changed shape"
-    return out.replace("\\s+|", f"[{ws}]+|", 1).replace("[^\\s", f"[^{ws}", 1)
+    return rust_pattern(pattern)
 
 
 def byte_level_decoder() -> dict[str, int]:
     """GPT-2's byte-to-unicode table, reversed: HF's ByteLevel character -> byte."""
-    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
-    table, extra = {}, 0
-    for byte in range(256):
-        if byte in printable:
-            table[chr(byte)] = byte
-        else:
-            table[chr(256 + extra)] = byte
-            extra += 1
-    return table
+    return char_to_byte()
 
 
 def hf_tokenizer(pattern: str):

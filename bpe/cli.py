@@ -17,7 +17,6 @@ from .errors import UserInputError
 from .options import ALPHABET, DOCUMENTS, FORMAT, MIN_FREQUENCY, PRETOKENIZER, SPECIALS, TIE, Option
 from .presets import PRESETS
 from .settings import Settings
-from .tokenizer import render
 from .training import ALGORITHMS, Training, train
 
 
@@ -60,15 +59,6 @@ def _corpus(args: argparse.Namespace) -> tuple[list[str], Settings]:
     return found, _settings(args, preset.settings if preset else Settings(merges=256))
 
 
-def _merge_rows(training: Training) -> list[dict]:
-    vocab = training.vocab
-    return [
-        {"rank": m.rank, "left": m.left, "right": m.right, "id": m.id, "count": m.count,
-         "replacements": m.replacements, "ties": m.ties, "text": render(vocab[m.id])}
-        for m in training.merges
-    ]
-
-
 def _print_trace(training: Training) -> None:
     """The course text's trace format, one block per round."""
     print("TRACE bpe-merges-v1 BEGIN")
@@ -83,7 +73,7 @@ def _print_trace(training: Training) -> None:
 
 def _print_table(training: Training) -> None:
     print(f"{'rank':>5} {'id':>6} {'count':>8} {'repl':>8} {'ties':>5}  token")
-    for row in _merge_rows(training):
+    for row in files.merge_rows(training):
         print(f"{row['rank']:>5} {row['id']:>6} {row['count']:>8} {row['replacements']:>8} {row['ties']:>5}  {row['text']!r}")
 
 
@@ -98,7 +88,7 @@ def command_train(args: argparse.Namespace) -> None:
         _print_trace(training)
     elif args.json:
         print(json.dumps({
-            "settings": settings.to_dict(), "merges": _merge_rows(training), "tokens": training.tokens,
+            "settings": settings.to_dict(), "merges": files.merge_rows(training), "tokens": training.tokens,
             "vocab_size": training.vocab_size(), "stopped": training.stopped,
         }, ensure_ascii=False))
     else:

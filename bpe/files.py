@@ -19,7 +19,7 @@ from .alphabet import Alphabet
 from .errors import UserInputError
 from .merge import Merge
 from .settings import Settings, SettingsError
-from .tokenizer import Tokenizer, render
+from .tokenizer import Tokenizer, base_vocab, render
 
 FORMAT = "bpe-tokenizer"
 VERSION = 1
@@ -48,6 +48,17 @@ class Saved:
         return Tokenizer(self.settings, self.alphabet, [(m.left, m.right) for m in self.merges])
 
 
+def merge_rows(training) -> list[dict]:
+    """Each merge's record and its token's text (broken UTF-8 as \\xNN), as files and `--json` write it.
+
+    >>> import bpe
+    >>> merge_rows(bpe.train(["aaa"], bpe.Settings(pretokenizer="none", min_frequency=1, merges=1)))
+    [{'rank': 0, 'left': 97, 'right': 97, 'id': 256, 'count': 2, 'replacements': 1, 'ties': 1, 'text': 'aa'}]
+    """
+    vocab = training.tokenizer.vocab
+    return [{**dataclasses.asdict(m), "text": render(vocab[m.id])} for m in training.merges]
+
+
 def to_dict(training) -> dict:
     """The JSON object for a `Training` (or a `Saved`)."""
     tokenizer = training.tokenizer
@@ -57,9 +68,7 @@ def to_dict(training) -> dict:
         "settings": training.settings.to_dict(),
         "alphabet": training.alphabet.to_dict(),
         "specials": [{"id": i, "text": name} for i, name in tokenizer.specials.items()],
-        "merges": [
-            {**dataclasses.asdict(m), "text": render(tokenizer.vocab[m.id])} for m in training.merges
-        ],
+        "merges": merge_rows(training),
         "corpus_sha256": training.corpus_sha256,
     }
 
@@ -99,7 +108,7 @@ def from_dict(data) -> Saved:
     _read_specials(data["specials"], settings, base_size)
     merges = _read_merges(data["merges"], base_size, first_id)
     _check_budget(settings, first_id, len(merges))
-    _check_vocab_bytes(merges, alphabet.symbols, settings)
+    _check_vocab_bytes(merges, alphabet, settings)
     return Saved(settings, alphabet, merges, _read_hash(data["corpus_sha256"]))
 
 
@@ -139,9 +148,9 @@ def _is_sha256(value: str) -> bool:
     return len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
-def _check_vocab_bytes(merges: list[Merge], symbols: list[bytes], settings: Settings) -> None:
+def _check_vocab_bytes(merges: list[Merge], alphabet: Alphabet, settings: Settings) -> None:
     """Refuse a file whose tokens would hold more than MAX_VOCAB_BYTES, before building any of them."""
-    lengths = [len(symbol) for symbol in symbols] + [len(name.encode()) for name in settings.special_tokens]
+    lengths = [len(token) for token in base_vocab(settings, alphabet)]
     total = sum(lengths)
     for merge in merges:
         lengths.append(lengths[merge.left] + lengths[merge.right])

@@ -52,7 +52,7 @@ class Tokenizer:
         self.first_merge_id = settings.first_merge_id(len(alphabet.symbols))
         self.specials = {self.first_merge_id - len(settings.special_tokens) + i: name
                          for i, name in enumerate(settings.special_tokens)}
-        self.vocab: list[bytes] = alphabet.symbols + [name.encode() for name in settings.special_tokens]
+        self.vocab: list[bytes] = base_vocab(settings, alphabet)
         self.merges = [tuple(m) for m in merges]
         self._pairs = [pair(left, right) for left, right in self.merges]
         self._rank = {p: rank for rank, p in enumerate(self._pairs)}
@@ -172,6 +172,16 @@ class Tokenizer:
     def token_text(self, token_id: int) -> str:
         """A token's text, with bytes that are not valid UTF-8 on their own written as \\xNN."""
         return render(self.vocab[token_id])
+
+
+def base_vocab(settings: Settings, alphabet: Alphabet) -> list[bytes]:
+    """Every id's bytes before the first merge: the alphabet, then the specials. Training and
+    loading both start here, and each merge appends its two parts joined.
+
+    >>> len(base_vocab(Settings(specials="octlm"), Alphabet("bytes"))), base_vocab(Settings(specials="octlm"), Alphabet("bytes"))[258]
+    (261, b'<|eos|>')
+    """
+    return alphabet.symbols + [name.encode() for name in settings.special_tokens]
 
 
 def render(token: bytes) -> str:

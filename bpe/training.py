@@ -21,7 +21,7 @@ from .corpus import Corpus
 from .merge import Merge
 from .sequence import pair, pair_ids, pairs
 from .settings import Settings
-from .tokenizer import Tokenizer
+from .tokenizer import Tokenizer, base_vocab
 
 ALGORITHMS = {"fast": fast.train, "reference": reference.train}
 #: A far jump of the scrubber starts from a multiple of this many rounds.
@@ -149,7 +149,7 @@ def train(documents: list[str], settings: Settings, algorithm: str = "fast") -> 
     """Train on documents (each one a barrier merges never cross)."""
     corpus = Corpus.build(documents, settings.alphabet, settings.pretokenizer)
     first_id = settings.first_merge_id(len(corpus.alphabet.symbols))
-    vocab = corpus.alphabet.symbols + [name.encode() for name in settings.special_tokens]
+    vocab = base_vocab(settings, corpus.alphabet)
     result = ALGORITHMS[algorithm](
         corpus.chunks, corpus.counts, vocab, first_id,
         settings.tie_rule, settings.min_frequency, settings.max_merges(first_id),

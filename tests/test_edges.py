@@ -9,6 +9,7 @@ import re
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
@@ -18,6 +19,8 @@ from bpe import files, textio
 from bpe.options import DOCUMENTS
 from bpe.cli import main
 from bpe.errors import TextError, UserInputError
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args, stdin=None):
@@ -155,16 +158,26 @@ def test_output_paths_that_cannot_be_written(tmp_path, saved, capsys):
 
 
 def test_a_read_only_folder_as_a_user(tmp_path):
+    """As the issue reproduced it: a mode-555 folder, written by a user who is not root."""
     if os.geteuid() != 0:
         pytest.skip("needs root to run the command as another user")
+    import shutil
     import tempfile
 
-    folder = tempfile.mkdtemp(prefix="bpe-ro-")  # in /tmp, which every user can walk, unlike tmp_path
-    os.chmod(folder, 0o555)
-    done = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", sys.executable, "-m", "bpe",
-                           "train", "--preset", "course", "--out", os.path.join(folder, "o.json")],
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.getcwd()})
-    os.rmdir(folder)
+    as_nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", os.path.realpath(sys.executable)]
+    if subprocess.run([*as_nobody, "-c", "pass"], capture_output=True).returncode:
+        pytest.skip("the interpreter is not one the nobody user may run here")
+    code, folder = tempfile.mkdtemp(prefix="bpe-code-"), tempfile.mkdtemp(prefix="bpe-ro-")  # in /tmp: any user walks it
+    try:
+        shutil.copytree(ROOT / "bpe", os.path.join(code, "bpe"))  # the checkout itself may be private to root
+        os.chmod(code, 0o755)
+        os.chmod(folder, 0o555)
+        done = subprocess.run([*as_nobody, "-m", "bpe", "train", "--preset", "course",
+                               "--out", os.path.join(folder, "o.json")],
+                              capture_output=True, text=True, env={**os.environ, "PYTHONPATH": code})
+    finally:
+        shutil.rmtree(code)
+        os.rmdir(folder)
     assert done.returncode == 2 and "cannot write in" in done.stderr and "Traceback" not in done.stderr
 
 

@@ -30,9 +30,9 @@ def merges_csv(training: bpe.Training) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     text = training.tokenizer.token_text
-    for merge in training.merges:
-        writer.writerow((merge.rank + 1, merge.left, merge.right, merge.id, text(merge.left), text(merge.right),
-                         text(merge.id), merge.count, merge.replacements, merge.ties, training.tokens[merge.rank + 1]))
+    for row in bpe.files.merge_rows(training):
+        writer.writerow((row["rank"] + 1, row["left"], row["right"], row["id"], text(row["left"]), text(row["right"]),
+                         row["text"], row["count"], row["replacements"], row["ties"], training.tokens[row["rank"] + 1]))
     return out.getvalue()
 
 
