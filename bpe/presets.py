@@ -85,7 +85,7 @@ def _presets() -> dict[str, Preset]:
         ),
         Preset(
             "explainer",
-            "Seven words, 137 characters, each occurrence its own document: al, alk, walk, ed, in, ing, then walked.",
+            "Seven words, 137 characters, each occurrence its own document: al, alk, walk, ed, in, ing, talk, then walked.",
             [word for word, count in EXPLAINER_WORDS for _ in range(count)],
             Settings(alphabet="chars", pretokenizer="none", tie="smallest", min_frequency=2, merges=10),
         ),

@@ -18,7 +18,8 @@ import bpe  # noqa: E402
 import bpe.files  # noqa: E402
 from bpe.presets import PRESETS  # noqa: E402
 from bpe_app import (  # noqa: E402
-    candidates_view, chart_view, chips, corpus_view, documents, downloads, encoder_view, message_view, state, wording,
+    candidates_view, chart_view, chips, corpus_view, documents, downloads, encoder_view, inputs, link_fields, message_view,
+    scrubber, state, wording,
 )
 from bpe_app.state import AppState  # noqa: E402
 
@@ -39,7 +40,7 @@ def rows_of(table_html: str) -> list[str]:
     return re.findall(r"<tr[^>]*>.*?</tr>", table_html.split("<tbody>")[1])
 
 
-@pytest.mark.parametrize("module", [chips, documents, wording, chart_view, state])
+@pytest.mark.parametrize("module", [chips, documents, wording, chart_view, state, scrubber, inputs, link_fields])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
@@ -376,3 +377,50 @@ def test_a_lone_surrogate_under_chars_is_said_and_changes_nothing(app_state):
     before = app_state.training
     app_state.corpus_text = "walk \udcff walked"
     assert app_state.training is before and "lone surrogate" in app_state.message
+
+
+# --- words and numbers that say what happened (issue 13) ---------------------------------------
+
+def test_the_round_caption_says_candidates_and_replacements_when_overlaps_part_them():
+    course = AppState(preset="course").training
+    assert "(2 candidates, 1 replaced)" in scrubber.round_caption(course, 1)  # aaa: two windows, one merge
+    assert "(1 time)" in scrubber.round_caption(course, 2)
+    explainer = AppState(preset="explainer").training
+    assert "(19 times)" in scrubber.round_caption(explainer, 1)
+    note = candidates_view.overlap_note(course.merges[0], "(a, a)")
+    assert "occurs 2 times" in note and "only 1 new token" in note
+
+
+def test_the_budget_number_keeps_its_unit_through_no_limit():
+    app_state = AppState(preset="code")
+    assert (app_state.budget, app_state.budget_size) == ("merges", 100)
+    app_state.budget = "vocab size"
+    assert app_state.budget_size == 356
+    app_state.budget = "no limit"
+    app_state.budget = "merges"
+    assert app_state.budget_size == 100 and app_state.rounds == 100
+    app_state.budget = "no limit"
+    app_state.budget = "vocab size"
+    assert app_state.budget_size == 356
+
+
+@pytest.mark.parametrize("data", [None, b""])
+def test_an_empty_upload_says_so_and_changes_nothing(app_state, data):
+    app_state.load_upload("first.txt", b"walk walked")
+    before = (app_state.training, app_state.corpus_text)
+    app_state.load_upload("empty.txt", data)
+    assert (app_state.training, app_state.corpus_text) == before
+    assert app_state.message.startswith("empty.txt is empty") and app_state.message_kind == "error"
+
+
+def test_the_explainer_blurb_names_its_first_eight_merges_in_order():
+    training = AppState(preset="explainer").training
+    merged = [training.tokenizer.token_text(m.id) for m in training.merges[:8]]
+    assert merged == ["al", "alk", "walk", "ed", "in", "ing", "talk", "walked"]
+    assert ", ".join(merged[:-1]) + ", then walked" in PRESETS["explainer"].description
+
+
+def test_the_numbers_example_shows_years_as_one_token_each():
+    text = dict(encoder_view.EXAMPLES)["2023 and 2024"]
+    pieces = [piece for _, piece in AppState(preset="numbers").training.tokenizer.pieces(text)]
+    assert " 2023" in pieces and " 2024" in pieces

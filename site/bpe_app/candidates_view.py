@@ -40,7 +40,7 @@ def overlap_note(merge: bpe.Merge, pair: str) -> str:
     """Why a winner's replacements fall short of its count, or "" when they agree."""
     if merge.replacements == merge.count:
         return ""
-    return (f"{pair} occurs {merge.count} times counting overlapping windows, but replacing left to right "
+    return (f"{pair} occurs {plural(merge.count, 'time')} counting overlapping windows, but replacing left to right "
             f"makes only {plural(merge.replacements, 'new token')}: in a run such as a a a the middle token "
             "can join only one pair.")
 

@@ -54,8 +54,10 @@ def documents_of(text: str, split: str) -> list[str]:
     return documents
 
 
-def decode_upload(filename: str, data: bytes) -> str:
-    """The text of an uploaded file, or InputError for a binary, non-UTF-8 or too large file."""
+def decode_upload(filename: str, data: bytes | None) -> str:
+    """The text of an uploaded file, or InputError for an empty, binary, non-UTF-8 or too large file."""
+    if not data:  # the file chooser gives None for a 0-byte file
+        raise InputError(f"{filename} is empty: there is nothing in it to train on.")
     if len(data) > MAX_CORPUS_BYTES:
         raise InputError(
             f"{filename} is {megabytes(len(data))}, over the limit of {megabytes(MAX_CORPUS_BYTES)}. "

@@ -17,7 +17,7 @@ EXAMPLES = (
     ("walkable", "walkable"),
     ("stalking", "stalking"),
     ("strawberry", "strawberry"),
-    ("2023 vs 2024", "2023 2024"),
+    ("2023 and 2024", "in 2023 and 2024"),  # a year is one token with its leading space (numbers)
     ("walk vs ␣walk", "walk walk"),  # the first has no leading space, the second has one
     ("emoji", "I ❤️ 🍣"),
     ("Japanese", "東京は日本の首都です。"),

@@ -15,13 +15,24 @@ PLAY_INTERVAL = 800
 PLAYER_BUTTONS_ONLY = ".pn-player-title, input[type=range] { display: none; }"
 
 
+def merge_counts(merge: bpe.Merge) -> str:
+    """How often a merge's pair was counted and replaced, in words; both when overlaps make them differ.
+
+    >>> merge_counts(bpe.Merge(0, 97, 97, 256, 2, 1, 1)), merge_counts(bpe.Merge(0, 97, 108, 256, 1, 1, 1))
+    ('2 candidates, 1 replaced', '1 time')
+    """
+    if merge.count == merge.replacements:
+        return plural(merge.count, "time")
+    return f"{plural(merge.count, 'candidate')}, {merge.replacements} replaced"
+
+
 def round_caption(training: bpe.Training, rounds: int) -> str:
     """What the selected round did, in one line, and why training ended."""
     total = len(training.merges)
     if rounds:
         merge, vocab = training.merges[rounds - 1], training.vocab
         did = (f"{token_chip(merge.left, vocab[merge.left])} + {token_chip(merge.right, vocab[merge.right])} → "
-               f"{token_chip(merge.id, vocab[merge.id], new=True)} <span class='bpe-muted'>({merge.count} times)</span>")
+               f"{token_chip(merge.id, vocab[merge.id], new=True)} <span class='bpe-muted'>({merge_counts(merge)})</span>")
     else:
         unit = "bytes" if training.settings.alphabet_kind.byte_level else "characters"
         did = f"no merges yet, every piece is one of the {unit}"

@@ -63,6 +63,7 @@ class AppState(param.Parameterized):
     def __init__(self, **params):
         super().__init__(**params)
         self._trained_on: tuple | None = None  # (documents, settings) of the last attempt
+        self._size_counts_base = BUDGET.labelled(self.budget).counts_base  # the unit budget_size is in
         # Before the retrain watcher, so that switching the budget kind converts the number first.
         self.param.watch(self._convert_budget, ["budget", "budget_size"], precedence=0)
         self.param.watch(self._retrain, list(TRAINING_INPUTS), precedence=1)
@@ -151,13 +152,19 @@ class AppState(param.Parameterized):
     def _convert_budget(self, *events: param.parameterized.Event) -> None:
         """Keep the same training when the budget changes between merges and vocabulary size.
 
-        Not when the size is set in the same breath: then it is already in the new unit."""
-        changed = {event.name: event for event in events}
-        if self.training is None or "budget_size" in changed:
+        Not when the size is set in the same breath: then it is already in the new unit.
+        The number remembers its unit through "no limit", which does not use it: merges → no limit
+        → vocab size converts as merges → vocab size would."""
+        budget = BUDGET.labelled(self.budget)
+        if self.training is None or "budget_size" in {event.name for event in events}:
+            if budget.field:
+                self._size_counts_base = budget.counts_base
             return
-        old, new = BUDGET.labelled(changed["budget"].old), BUDGET.labelled(changed["budget"].new)
-        if old.field and new.field:
-            self.budget_size = max(self.budget_size + self.training.vocab_size(0) * (new.counts_base - old.counts_base), 0)
+        if not budget.field:
+            return
+        shift = self.training.vocab_size(0) * (budget.counts_base - self._size_counts_base)
+        self._size_counts_base = budget.counts_base
+        self.budget_size = max(self.budget_size + shift, 0)
 
     def load_upload(self, filename: str, data: bytes) -> None:
         """Put an uploaded file in the corpus editor, or say why it cannot be used."""
