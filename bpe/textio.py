@@ -22,6 +22,7 @@ bpe.textio.InputFileError: f.txt: not UTF-8 text: invalid UTF-8 at byte 2 (0xFF)
 """
 from __future__ import annotations
 
+import json
 import os
 import stat
 import sys
@@ -122,8 +123,6 @@ def read_text(path: str) -> str:
 
 def read_json(path: str):
     """A JSON file's value, or InputFileError saying why it is not JSON."""
-    import json  # here: the page reads no JSON files, and imports stay lean there
-
     try:
         return json.loads(read_text(path))
     except json.JSONDecodeError as error:
