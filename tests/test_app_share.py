@@ -277,3 +277,24 @@ def test_a_crlf_corpus_keeps_its_carriage_returns_through_a_link():
     state.param.update(corpus_text="walk\r\nwalked\r\n\r\ntalk\r", split="whole text")
     changes, error = query_to_changes(state_to_query(state))
     assert error is None and changes["corpus_text"] == "walk\r\nwalked\r\n\r\ntalk\r"
+
+
+def test_a_rejected_input_is_never_written_to_the_address():
+    state, browser = AppState(), Browser()
+    browser.open(state, "preset=code&round=3")
+    for bad in ({"budget_size": 10 ** 9}, {"min_frequency": 0}, {"corpus_text": ""}):
+        state.param.update(bad)
+        assert state.message_kind == "error" and browser.history == ["preset=code&round=3"], bad
+        state.param.update(preset_inputs_of_code(bad))  # back to what the view shows
+    state.budget = "vocab size"  # 356, the same training counted as a vocabulary: a shown view
+    assert browser.history[-1] == "preset=code&budget=vocab&size=356&round=3"
+    state.budget_size = 5  # below the base vocabulary
+    assert browser.history[-1] == "preset=code&budget=vocab&size=356&round=3"
+    state.budget_size = 300
+    assert browser.history[-1] == "preset=code&budget=vocab&size=300&round=3"
+
+
+def preset_inputs_of_code(changed: dict) -> dict:
+    from bpe_app.inputs import preset_inputs
+
+    return {name: preset_inputs("code")[name] for name in changed}

@@ -88,7 +88,8 @@ class ShareView(pn.viewable.Viewer):
             location.param.watch(lambda event: self.show_address(event.new), "search")
             if location.search:  # under `panel serve`, known from the request already
                 self.show_address(location.search)
-        state.param.watch(self._changed, [*KEYS, "busy"])
+        # After the state's own watchers (precedence 0 and 1): by then a rejected input is known as one.
+        state.param.watch(self._changed, [*KEYS, "busy"], precedence=2)
         note = html_pane(pn.bind(lambda *_: share_note_html(left_out(state)), state.param.corpus_text,
                                  state.param.encode_text, state.param.preset), margin=(0, 10))
         self._layout = pn.Column(note, self._bar, sizing_mode="stretch_width")
@@ -113,8 +114,9 @@ class ShareView(pn.viewable.Viewer):
         self._write(push=False)  # the address as this page writes it: canonical, the round clamped
 
     def _changed(self, *events: param.parameterized.Event) -> None:
-        """Write the state's view to the address once it is trained: a new round as a new entry."""
-        if not (self._applying or self._state.busy):
+        """Write the state's view to the address once it is trained: a new round as a new entry.
+        Only a view that is shown goes into the address, never an input that was rejected."""
+        if not (self._applying or self._state.busy or not self._state.inputs_shown):
             self._write(push=self._state.round != self._shown_round)
 
     def _write(self, push: bool) -> None:

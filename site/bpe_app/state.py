@@ -123,6 +123,12 @@ class AppState(param.Parameterized):
             message=early_stop_note(training), message_kind="info", busy=False,
         )
 
+    @property
+    def inputs_shown(self) -> bool:
+        """The inputs are the ones the shown training was made from (or is being made from): false
+        while a rejected input (merges 10^9, an empty corpus) sits in its field beside the last good view."""
+        return self._trained_on is not None
+
     def report(self, problem: Exception | str) -> None:
         """Say what went wrong with something a view did (an export, a link), in the page's words."""
         self.param.update(message=sentence(problem), message_kind="error")
