@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Callable
 from itertools import accumulate
 
+from . import documents
 from .options import PRETOKENIZER, Pretokenizer
 
 #: Pattern for each pre-tokenizer that has one (`none` keeps the document whole).
@@ -58,13 +59,9 @@ def _finder(name: str) -> Callable[[str], list[str]]:
     return split
 
 
-def _whole(text: str) -> list[str]:
-    return [text] if text else []
-
-
 def splitter(name: str) -> Callable[[str], list[str]]:
     """The chunking function for a pre-tokenizer name."""
-    return _finder(name) if PRETOKENIZER.choose(name).pattern else _whole
+    return _finder(name) if PRETOKENIZER.choose(name).pattern else documents.whole  # `none`: the text whole
 
 
 def split(text: str, name: str) -> list[str]:
