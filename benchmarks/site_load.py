@@ -1,26 +1,33 @@
 #!/usr/bin/env python3
 """How fast the built site loads: cold cache, headless Debian Chromium, dist/ served on 127.0.0.1.
 
-    .venv/bin/python benchmarks/site_load.py [--runs 5] [--json out.json]
+    .venv/bin/python benchmarks/site_load.py [--runs 5] [--link 20:40] [--second-visit] [--dist DIR] [--json out.json]
 
 Run `python3 build.py build` (or `build.py test`) first; this script builds dist/ if it is stale.
-Each run uses a new browser context, so nothing is cached. Reported per run, in seconds from the
-start of navigation:
+Each run uses a new browser context, so nothing is cached; with --second-visit the page is opened
+once in that context first and the second visit is the one measured (what the browser kept is
+used). --link MBIT:RTT_MS serves through a simulated link: every request waits one round trip
+(HTTP/1.0, so a new connection each time: two round trips), and all responses share MBIT Mbit/s.
+The served bytes are counted by the server itself, so the worker's requests count too.
+Reported per run, in seconds from the start of navigation:
 
     prerendered  first contentful paint (Panel's prerendered page)
     rendered     the worker's live document replaced the prerendered one (body lost .pn-loading)
     interactive  a first edit in the encoder came back from Python (chips re-rendered)
+    MB           bytes served from the start of navigation until interactive
 
 plus the worker's own phase marks ([bpe-timing] lines: Pyodide loaded, packages loaded, app built).
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import statistics
 import sys
 import threading
+import time
 import types
 from pathlib import Path
 
@@ -56,8 +63,45 @@ def load_build_script():
                                  fetch_pyodide=fetch.fetch_pyodide)
 
 
-def one_run(browser, url: str) -> dict[str, float]:
-    context = browser.new_context()
+class Link:
+    """A shared link: a round-trip delay per request and one bandwidth for all responses."""
+
+    def __init__(self, mbit: float | None = None, rtt_ms: float = 0.0):
+        self.rate = mbit * 1e6 / 8 if mbit else None  # bytes per second
+        self.rtt = rtt_ms / 1000
+        self.lock = threading.Lock()
+        self.free_at = 0.0  # when the link has sent everything queued so far
+        self.served = 0
+
+    def send(self, write, data: bytes) -> None:
+        for start in range(0, len(data), 16384):
+            chunk = data[start:start + 16384]
+            if self.rate:
+                with self.lock:
+                    self.free_at = max(self.free_at, time.monotonic()) + len(chunk) / self.rate
+                    wait = self.free_at - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+            write(chunk)
+            with self.lock:
+                self.served += len(chunk)
+
+
+def make_handler(served, link: Link):
+    """The server's handler (a functools.partial naming the folder), sending through the link."""
+    class Handler(served.func):
+        def handle_one_request(self):
+            time.sleep(2 * link.rtt)  # connection set-up and the request itself
+            super().handle_one_request()
+
+        def copyfile(self, source, outputfile):
+            link.send(outputfile.write, source.read())
+
+    return functools.partial(Handler, *served.args, **served.keywords)
+
+
+def open_once(context, url: str, link: Link) -> dict[str, float]:
+    link.served = 0
     page = context.new_page()
     phases: dict[str, float] = {}
 
@@ -78,22 +122,41 @@ def one_run(browser, url: str) -> dict[str, float]:
         DEEP_QUERY + "([before]) => { const e = deep(document, '.bpe-encoded');"
         " return e && e.innerHTML !== before && performance.now(); }\n})()",
         arg=[before], timeout=60_000, polling=20).json_value()
+    served = link.served
     paint = page.evaluate(
         "() => (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime")
+    page.close()
+    return {"prerendered": paint / 1000, "rendered": rendered / 1000, "interactive": interactive / 1000,
+            "MB": served / 1e6, **phases}
+
+
+def one_run(browser, url: str, link: Link, second_visit: bool) -> dict[str, float]:
+    context = browser.new_context()
+    if second_visit:
+        open_once(context, url, link)
+    result = open_once(context, url, link)
     context.close()
-    return {"prerendered": paint / 1000, "rendered": rendered / 1000, "interactive": interactive / 1000, **phases}
+    return result
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--link", metavar="MBIT:RTT_MS", help="simulate a link, for example 20:40")
+    parser.add_argument("--second-visit", action="store_true", help="measure a second visit (same browser profile)")
+    parser.add_argument("--dist", type=Path, help="serve this folder (say an older build's dist/) as it is")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
+    mbit, rtt = (float(part) for part in args.link.split(":")) if args.link else (None, 0.0)
+    link = Link(mbit, rtt)
 
     build = load_build_script()
-    build.build()
-    size = sum(p.stat().st_size for p in build.DIST.rglob("*") if p.is_file())
-    server = build.make_server(build.DIST, 0)
+    if not args.dist:
+        build.build()
+    dist = args.dist or build.DIST
+    size = sum(p.stat().st_size for p in dist.rglob("*") if p.is_file())
+    server = build.make_server(dist, 0)
+    server.RequestHandlerClass = make_handler(server.RequestHandlerClass, link)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -101,7 +164,7 @@ def main() -> int:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
         for index in range(args.runs):
-            result = one_run(browser, url)
+            result = one_run(browser, url, link, args.second_visit)
             results.append(result)
             print(f"run {index + 1}: " + "  ".join(f"{k} {v:.2f}" for k, v in result.items()), flush=True)
         browser.close()
@@ -109,7 +172,7 @@ def main() -> int:
 
     keys = list(results[0])
     summary = {key: statistics.median(r[key] for r in results if key in r) for key in keys}
-    print(f"dist/: {size / 1e6:.1f} MB")
+    print(f"{dist}: {size / 1e6:.1f} MB; link: {args.link or 'localhost'}; second visit: {args.second_visit}")
     print("median: " + "  ".join(f"{k} {v:.2f} s" for k, v in summary.items()))
     if args.json:
         args.json.write_text(json.dumps({"runs": results, "median": summary, "dist_bytes": size}, indent=2))

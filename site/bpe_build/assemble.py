@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .bundles import archive_members, cached_bundle, make_bundle
 from .bytecode import precompile
-from .convert import app_archive, app_sources, convert_app, copy_static, patch_page
+from .convert import EARLY_WORKER, app_archive, app_sources, convert_app, copy_static, patch_page
 from .fetch import fetch_pyodide, fetch_pypi
 from .installs import setup_build
 from .lock import make_lock, start_up_packages
@@ -20,7 +20,9 @@ from .paths import (
     APP_ARCHIVE, APP_BUNDLE, APP_DIR, BUILD_ASSETS, CACHE, DIST, PACKAGES_BUNDLE, PANEL_CDN_ROOT, PYODIDE_DIR,
     ROOT, SITE, SITE_PACKAGES,
 )
-from .util import log, pins, sha256_file, tree_digest
+from .ship import page_loader, rename_hashed, ship_page, ship_worker_files, shipped_js
+from .trim import stdlib_left_out
+from .util import log, pins, tree_digest
 from .wheels import prepare_wheels, served_apart
 
 
@@ -113,13 +115,25 @@ def assemble(out: Path, parts: Parts) -> None:
         shutil.copy2(path, out / "assets" / path.name)
     # The page: Panel's prerendered HTML, pointed at local JS/CSS.
     html = patch_page((parts.converted / "app.html").read_text())
-    (out / "index.html").write_text(html)
     copy_static(out, html, pins()["pure_wheels"]["panel"]["version"], pins()["pure_wheels"]["bokeh"]["version"])
-    config = _worker_config(out, {name: full_lock["packages"][name]["version"] for name in bundled},
-                            _preload(parts.wheels, bundled))
-    worker = (BUILD_ASSETS / "worker.js").read_text().replace("__CONFIG__", json.dumps(config, indent=2))
-    (out / "app.js").write_text(worker)
-    disarm_cdn_defaults(out)
+    html = disarm_cdn_defaults(out, html)
+    # Shipped: compressed under content-hashed names (ship.py); only index.html keeps its name.
+    html, page_scripts = ship_page(out, html)
+    shipped = ship_worker_files(out, [PYODIDE_DIR + name for name in STARTUP_FILES] + [
+        APP_BUNDLE, PYODIDE_DIR + PACKAGES_BUNDLE])
+    config = _worker_config(
+        {name: full_lock["packages"][name]["version"] for name in bundled}, _preload(parts.wheels, bundled),
+        shipped, rename_hashed(out, PYODIDE_DIR + "pyodide.js"))
+    config["keep"] = [entry["file"] for entry in [*shipped.values(), *page_scripts]]
+    worker = (BUILD_ASSETS / "worker.js").read_text().replace("__SHIPPED_JS__", json.dumps(shipped_js()))
+    (out / "app.js").write_text(worker.replace("__CONFIG__", json.dumps(config, indent=2)))
+    worker_file = rename_hashed(out, "app.js")
+    html = html.replace(EARLY_WORKER, EARLY_WORKER.replace("./app.js", f"./{worker_file}") + page_loader(page_scripts))
+    (out / "index.html").write_text(html)
+
+
+#: Pyodide's own files loaded at start-up, each shipped (pyodide.js, loaded by importScripts, is not).
+STARTUP_FILES = ("pyodide-lock.json", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
 
 
 def _lock_beside(full_lock: dict, wheels: dict[str, Path], bundled: list[str]) -> dict:
@@ -138,10 +152,23 @@ def _copy_pyodide(pyo: Path, parts: Parts, lock: dict) -> None:
     pyo.mkdir(parents=True)
     for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm"):
         shutil.copy2(parts.pyodide_pkg / name, pyo / name)
-    shutil.copy2(parts.stdlib, pyo / "python_stdlib.zip")
+    _stored_zip(parts.stdlib, pyo / "python_stdlib.zip")
     for name in lock["packages"]:
         shutil.copy2(parts.wheels[name], pyo / parts.wheels[name].name)
     (pyo / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+
+
+def _stored_zip(source: Path, target: Path) -> None:
+    """The stdlib without what the page does without (trim.py), its members stored, not deflated:
+    gzip over the whole file ships it smaller (3.6 MB against 4.0), and Python imports from it
+    without inflating each module."""
+    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as zout:
+        for info in zin.infolist():
+            if stdlib_left_out(info.filename):
+                continue
+            data = zin.read(info)
+            info.compress_type = zipfile.ZIP_STORED
+            zout.writestr(info, data)
 
 
 def _preload(wheels: dict[str, Path], bundled: list[str]) -> list[str]:
@@ -159,13 +186,13 @@ def _preload(wheels: dict[str, Path], bundled: list[str]) -> list[str]:
     return preload
 
 
-def _worker_config(out: Path, bundled_versions: dict[str, str], preload: list[str]) -> dict:
+def _worker_config(bundled_versions: dict[str, str], preload: list[str], shipped: dict[str, dict],
+                   pyodide_js: str) -> dict:
     return {
         "pyodide_dir": PYODIDE_DIR, "panel_cdn_root": PANEL_CDN_ROOT, "app_dir": APP_DIR,
-        "bundles": [
-            {"file": PYODIDE_DIR + PACKAGES_BUNDLE, "sha256": sha256_file(out / PYODIDE_DIR / PACKAGES_BUNDLE)},
-            {"file": APP_BUNDLE, "sha256": sha256_file(out / APP_BUNDLE)},
-        ],
+        "pyodide_js": pyodide_js,
+        "shipped": shipped,
+        "bundles": [PYODIDE_DIR + PACKAGES_BUNDLE, APP_BUNDLE],
         # so that a later pyodide.loadPackage (say of pandas) does not install these again
         "bundled_packages": bundled_versions,
         "preload_libraries": preload,
@@ -178,10 +205,12 @@ def _worker_config(out: Path, bundled_versions: dict[str, str], preload: list[st
 CDN_ADDRESS = re.compile(r"https://(cdn\.jsdelivr\.net|cdn\.bokeh\.org|unpkg\.com|cdn\.holoviz\.org)/")
 
 
-def disarm_cdn_defaults(out: Path) -> None:
+def disarm_cdn_defaults(out: Path, html: str) -> str:
     """Point those defaults at a local path that does not exist, so that if one is ever taken the
-    request fails on 127.0.0.1 instead of leaving the machine, and dist/ names no outside host."""
-    for path in [*out.rglob("*.js"), *out.rglob("*.html")]:
+    request fails on 127.0.0.1 instead of leaving the machine, and dist/ names no outside host.
+    Done in every .js under out/ and in the page, which is returned."""
+    for path in out.rglob("*.js"):
         text = path.read_text(encoding="utf-8")
         if CDN_ADDRESS.search(text):
             path.write_text(CDN_ADDRESS.sub(r"./no-cdn/\1/", text), encoding="utf-8")
+    return CDN_ADDRESS.sub(r"./no-cdn/\1/", html)

@@ -20,9 +20,6 @@ PANEL_CDN_ROOT = "static/panel/"  # mirror of https://cdn.holoviz.org/panel/ (wh
 PACKAGES_BUNDLE = "site-packages.bundle"  # every package the app imports at start-up (see make_bundle)
 APP_BUNDLE = "app.bundle"         # site/ sources (app.py, bpe_app/) for the worker
 APP_ARCHIVE = "app.zip"           # the same as a zip (a build intermediate, in .cache/)
-# Inflating the 26 MB bundle costs 0.25-0.8 s of CPU in the worker while Pyodide starts; served from
-# 127.0.0.1 the uncompressed bytes arrive faster than that. Set True for a host far from its users.
-BUNDLE_GZIP = False
 # Where files land inside Pyodide.
 APP_DIR = "/home/pyodide/app"
 SITE_PACKAGES = "/lib/python3.12/site-packages"  # Pyodide 0.27's (Python 3.12)

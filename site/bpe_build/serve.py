@@ -4,15 +4,29 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import socketserver
 from pathlib import Path
+
+
+HASHED = re.compile(r"\.[0-9a-f]{16}\.[a-z]+$")
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       ".wasm": "application/wasm", ".js": "text/javascript", ".mjs": "text/javascript",
                       ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip",
-                      ".bundle": "application/octet-stream"}
+                      ".bundle": "application/octet-stream", ".gzip": "application/octet-stream"}
+
+    def end_headers(self):
+        # As a well-configured static host does: a content-hashed name (ship.py) never changes, so
+        # it may be kept for good; anything else (index.html above all) is checked each visit, so
+        # that a new build is seen at once. The page works either way.
+        if HASHED.search(self.path.split("?")[0]):
+            self.send_header("Cache-Control", "public, max-age=31536000, immutable")
+        else:
+            self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
 
     def log_message(self, format, *args):  # quiet unless asked
         if os.environ.get("BPE_SERVE_LOG"):

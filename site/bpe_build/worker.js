@@ -19,23 +19,40 @@ function sendPatch(patch, buffers, msg_id) {
   self.postMessage({ type: "patch", patch: patch, buffers: buffers });
 }
 
-// Fetch the bundles (every package the app imports, and the app itself) right away, while Pyodide
-// itself loads and compiles. A bundle (see make_bundle in build.py) is
-// [4-byte length][JSON [[path, size], ...]][file contents], possibly gzip-compressed as a whole.
-// Its sha256 is checked before use.
-async function fetchBundle(url, sha256) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  const data = await response.arrayBuffer();
-  const digest = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", data)),
-                            (byte) => byte.toString(16).padStart(2, "0")).join("");
-  if (digest !== sha256) throw new Error(`${url}: sha256 ${digest}, expected ${sha256}`);
-  const bytes = new Uint8Array(data);
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;  // not gzip-compressed
-  const inflated = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(inflated).arrayBuffer());
-}
+// Every file Pyodide and the app need at start-up (Pyodide's wasm, its JS and stdlib, the lock, the
+// bundles) is fetched right away, all at once, while pyodide.js loads, by a worker of its own
+// running shipped.js (so inflating and checking them use the other core). Pyodide asks for its
+// files with fetch(), which is routed here for the shipped ones, so it gets them inflated and checked.
+const SHIPPED = CONFIG.shipped;  // path Pyodide or the worker asks for -> shipped entry
+const SHIPPED_JS = __SHIPPED_JS__;
+const fetcher = new Worker(URL.createObjectURL(new Blob([SHIPPED_JS], { type: "text/javascript" })),
+                           { name: "bpe-shipped" });
+const arrived = {};  // file -> {resolve, reject}
+const sources = {};  // file -> "cache" | "network"
+const LOADS = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) =>
+  [path, new Promise((resolve, reject) => { arrived[entry.file] = { resolve, reject }; })]));
+Object.entries(LOADS).forEach(([path, promise]) => promise.then(() => mark(`loaded:${path.split("/").pop()}`), () => {}));
+fetcher.onmessage = ({ data }) => {
+  if (data.pruned) console.log(`[bpe] forgot ${data.pruned} files of earlier builds`);
+  if (!data.file) return;
+  sources[data.file] = data.source;
+  if (data.error) arrived[data.file].reject(new Error(data.error));
+  else arrived[data.file].resolve(new Uint8Array(data.buffer));
+};
+fetcher.postMessage({ base: BASE, load: [  // Pyodide's own files first, then the bundles
+  Object.entries(SHIPPED).filter(([path]) => !CONFIG.bundles.includes(path)).map(([, entry]) => entry),
+  CONFIG.bundles.map((path) => SHIPPED[path]),
+] });
 
+const fetchAnything = self.fetch.bind(self);
+self.fetch = (resource, options) => {
+  const url = new URL(resource instanceof Request ? resource.url : resource, BASE).href;
+  const path = url.startsWith(BASE) ? url.slice(BASE.length) : null;
+  if (path === null || !(path in SHIPPED)) return fetchAnything(resource, options);
+  return LOADS[path].then((bytes) => new Response(bytes, { headers: { "Content-Type": SHIPPED[path].type } }));
+};
+
+// A bundle (see make_bundle in bundles.py) is [4-byte length][JSON [[path, size], ...]][file contents].
 function writeBundle(FS, bytes) {
   const headerLength = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
   const entries = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headerLength)));
@@ -65,10 +82,19 @@ function writeBundle(FS, bytes) {
   return entries.length;
 }
 
-const BUNDLES = CONFIG.bundles.map((bundle) => fetchBundle(BASE + bundle.file, bundle.sha256));
-BUNDLES.forEach((promise) => promise.catch(() => {}));  // reported where awaited
+importScripts(BASE + CONFIG.pyodide_js);
 
-importScripts(BASE + CONFIG.pyodide_dir + "pyodide.js");
+// pyodide.asm.js comes shipped too; run it here, so that loadPyodide finds _createPyodideModule
+// defined and does not fetch it again.
+async function loadPyodideModule() {
+  const code = await LOADS[CONFIG.pyodide_dir + "pyodide.asm.js"];
+  const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+  try {
+    importScripts(url);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
 
 // Start-up does a burst of allocation (imports, building the app); the cyclic garbage collector
 // would walk the growing heap again and again, so it is off until the document is written and then
@@ -95,6 +121,7 @@ _result
 
 async function startApplication() {
   status("Loading Python");
+  await loadPyodideModule();
   const pyodide = await loadPyodide({
     indexURL: BASE + CONFIG.pyodide_dir,
     lockFileURL: BASE + CONFIG.pyodide_dir + "pyodide-lock.json",
@@ -107,11 +134,11 @@ async function startApplication() {
   status("Loading packages");
   // No pyodide.loadPackage: its bookkeeping costs ~0.2 s per package, and numpy's shared libraries
   // load on import anyway (synchronous compiling is allowed in a worker).
-  await Promise.all(BUNDLES);
+  const bundles = await Promise.all(CONFIG.bundles.map((path) => LOADS[path]));
   mark("bundles-fetched");
   let files = 0;
-  for (const bundle of BUNDLES) {
-    files += writeBundle(pyodide.FS, await bundle);
+  for (const bundle of bundles) {
+    files += writeBundle(pyodide.FS, bundle);
   }
   for (const [name, version] of Object.entries(CONFIG.bundled_packages)) {
     pyodide.loadedPackages[name] = "bundle";
@@ -135,6 +162,9 @@ async function startApplication() {
   pyodide.globals.set("APP_DIR", CONFIG.app_dir);
   const [docs_json, render_items, root_ids] = await pyodide.runPythonAsync(RUN_APP);
   mark("app");
+  const from = Object.values(sources);
+  console.log(`[bpe] shipped files: ${from.filter((s) => s === "cache").length} from the cache, ` +
+              `${from.filter((s) => s === "network").length} from the network`);
   self.postMessage({ type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids });
 }
 
@@ -147,6 +177,8 @@ from panel.io.pyodide import _link_docs_worker
 _link_docs_worker(state.curdoc, sendPatch, setter='js')
 `);
     mark("linked");
+    // Only now, with this build's files all loaded, forget those of earlier builds.
+    fetcher.postMessage({ prune: CONFIG.keep, base: BASE });
   } else if (msg.type === "patch") {
     try {
       pyodide.globals.set("patch", msg.patch);

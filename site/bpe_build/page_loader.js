@@ -1,0 +1,35 @@
+// Runs at the top of the page (a template: ship.py fills in shipped.js and the scripts). Bokeh's and
+// Panel's scripts are shipped compressed, so the page cannot name them in <script src>: each is
+// fetched with bpeShipped.load while the page is parsed, then every script the build marked
+// "text/x-bpe-later" runs in the order the page had it, the fetched ones as their text.
+(() => {
+  __SHIPPED__
+  const base = new URL(".", location.href).href;
+  const scripts = __SCRIPTS__;
+  const texts = scripts.map((entry) => bpeShipped.load(entry, base).then((bytes) => new TextDecoder().decode(bytes)));
+  texts.forEach((promise) => promise.catch(() => {}));  // reported below
+  const parsed = new Promise((resolve) => {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", resolve);
+    else resolve();
+  });
+
+  function fail(error) {
+    console.error(error);
+    const message = document.createElement("p");
+    message.setAttribute("role", "alert");
+    message.style.cssText = "font: 16px system-ui, sans-serif; margin: 2em; color: #9a1c1c";
+    message.textContent = `The page could not load its scripts: ${error.message}. Reload to try again.`;
+    document.body.prepend(message);
+  }
+
+  (async () => {
+    await parsed;
+    const loaded = await Promise.all(texts);
+    for (const later of document.querySelectorAll('script[type="text/x-bpe-later"]')) {
+      const script = document.createElement("script");
+      // An inline script inserted into the document runs at once, so the order is the page's.
+      script.text = later.dataset.shipped === undefined ? later.text : loaded[Number(later.dataset.shipped)];
+      later.replaceWith(script);
+    }
+  })().catch(fail);
+})();

@@ -1,0 +1,107 @@
+// Files the build ships gzip-compressed under content-hashed names (see ship.py). The page and the
+// worker both fetch them with bpeShipped.load, which inflates them with the browser's own
+// DecompressionStream and keeps what it fetched in the Cache API, so a second visit reads them from
+// disk. A name changes whenever its content does, so a kept file is never one of another build.
+//
+// An entry is {file, sha256, type}: `file` is relative to the site's folder and `sha256` is of the
+// inflated bytes, so a host that decompresses for the browser (Content-Encoding) is fine as well.
+// A file is inflated as it arrives. The app's worker runs this script in a worker of its own
+// ("bpe-shipped", at the end), so that inflating and checking 50 MB use the other core while
+// Pyodide starts.
+const bpeShipped = (() => {
+  const networkFetch = self.fetch.bind(self);  // the worker later routes self.fetch through us
+  const sources = {};  // file -> "cache" | "network", for the console summary and the tests
+
+  function hex(buffer) {
+    return Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  }
+
+  // The body's bytes, inflated unless the host did so already (no gzip header).
+  async function inflate(body) {
+    const reader = body.getReader();
+    const head = [];
+    let length = 0;
+    for (let chunk; length < 2 && !(chunk = await reader.read()).done; length += chunk.value.length) {
+      head.push(chunk.value);
+    }
+    const start = new Uint8Array(await new Blob(head).arrayBuffer());
+    const whole = new ReadableStream({
+      start(controller) { if (start.length) controller.enqueue(start); },
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+    });
+    const gzip = start[0] === 0x1f && start[1] === 0x8b;
+    const stream = gzip ? whole.pipeThrough(new DecompressionStream("gzip")) : whole;
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
+  async function checked(response, entry) {
+    const inflated = await inflate(response.body);
+    const digest = hex(await crypto.subtle.digest("SHA-256", inflated));
+    return digest === entry.sha256 ? inflated : null;
+  }
+
+  // One cache per site folder, so two sites under one host keep apart.
+  function openCache(base) {
+    if (!self.caches) return Promise.resolve(null);  // not a secure context: no Cache API
+    return caches.open(`bpe-site ${new URL(base).pathname}`).catch(() => null);
+  }
+
+  async function load(entry, base) {
+    const url = new URL(entry.file, base).href;
+    const cache = await openCache(base);
+    const kept = cache && await cache.match(url).catch(() => undefined);
+    let mode = "default";  // the browser's HTTP cache may answer: the name fixes the content
+    if (kept) {
+      const bytes = await checked(kept, entry).catch(() => null);
+      if (bytes) {
+        sources[entry.file] = "cache";
+        return bytes;
+      }
+      await cache.delete(url);  // damaged: ask the server again
+      mode = "reload";
+    }
+    const response = await networkFetch(url, { cache: mode });
+    if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
+    // Kept as it came (a full disk only means the next visit fetches it again).
+    const keeping = cache ? cache.put(url, response.clone()).catch(() => {}) : Promise.resolve();
+    const bytes = await checked(response, entry);
+    if (!bytes) {
+      await keeping;
+      if (cache) await cache.delete(url);
+      throw new Error(`${entry.file}: not the file this page was built with (sha256 differs)`);
+    }
+    sources[entry.file] = "network";
+    return bytes;
+  }
+
+  // Forget every kept file that this build does not name (those of earlier builds).
+  async function prune(base, files) {
+    const cache = await openCache(base);
+    if (!cache) return 0;
+    const keep = new Set(files.map((file) => new URL(file, base).href));
+    const old = (await cache.keys()).filter((request) => !keep.has(request.url));
+    await Promise.all(old.map((request) => cache.delete(request)));
+    return old.length;
+  }
+
+  return { load, prune, sources };
+})();
+
+// As the worker "bpe-shipped": {load: [[entry, ...], ...], base} loads the entries of each list
+// together, a list once the one before it is loaded (Pyodide's own files before the bundles, so
+// that on a slow link Pyodide can start while the bundles download), answering file by file with
+// {file, buffer, source} or {file, error}; {prune: [file, ...], base} is answered with {pruned: count}.
+if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
+  const send = (entry, base) => bpeShipped.load(entry, base).then(
+    (bytes) => self.postMessage({ file: entry.file, buffer: bytes.buffer, source: bpeShipped.sources[entry.file] },
+                                [bytes.buffer]),
+    (error) => self.postMessage({ file: entry.file, error: `${error.message || error}` }));
+  self.onmessage = async ({ data }) => {
+    for (const group of data.load || []) await Promise.all(group.map((entry) => send(entry, data.base)));
+    if (data.prune) self.postMessage({ pruned: await bpeShipped.prune(data.base, data.prune) });
+  };
+}

@@ -1,0 +1,86 @@
+"""The build's shipping step, without a browser: names, the page's scripts, content types, trimming."""
+from __future__ import annotations
+
+import doctest
+import gzip
+import threading
+import urllib.request
+
+import pytest
+from bpe_build import bundles, serve, ship, trim
+
+
+@pytest.mark.parametrize("module", [bundles, ship, trim])
+def test_doctests(module):
+    assert doctest.testmod(module).failed == 0
+
+
+def test_a_shipped_file_is_gzip_under_a_name_that_follows_its_content(tmp_path, monkeypatch):
+    monkeypatch.setattr(ship, "CACHE", tmp_path / "cache")
+    (tmp_path / "a.js").write_text("let a = 1;")
+    entry = ship.ship(tmp_path, "a.js", "text/javascript")
+    assert not (tmp_path / "a.js").exists()
+    assert gzip.decompress((tmp_path / entry["file"]).read_bytes()) == b"let a = 1;"
+    (tmp_path / "a.js").write_text("let a = 2;")
+    assert ship.ship(tmp_path, "a.js")["file"] != entry["file"]
+    assert entry["file"].startswith("a.js.") and entry["file"].endswith(".gzip") and entry["size"] == 10
+
+
+PAGE = """<head>
+<script type="text/javascript">early();</script>
+<script type="esms-options">{}</script>
+<script type="text/javascript" src="static/one.js"></script>
+<script type="text/javascript">uses_one();</script>
+<script type="text/javascript" src="static/two&amp;.js"></script>
+</head><body><script type="application/json" id="doc">{}</script>
+<script type="text/javascript">render();</script></body>"""
+
+
+def test_the_page_runs_its_scripts_in_order_once_the_shipped_ones_are_loaded(tmp_path, monkeypatch):
+    monkeypatch.setattr(ship, "CACHE", tmp_path / "cache")
+    (tmp_path / "static").mkdir()
+    (tmp_path / "static" / "one.js").write_text("one")
+    (tmp_path / "static" / "two&.js").write_text("two")
+    html, entries = ship.ship_page(tmp_path, PAGE)
+    assert [entry["file"].split(".")[0] for entry in entries] == ["static/one", "static/two&"]
+    # Before the first shipped script, the page is as it was; from it on, every script waits.
+    assert '<script type="text/javascript">early();</script>' in html
+    assert '<script type="esms-options">{}</script>' in html
+    assert html.count('type="text/x-bpe-later"') == 4
+    assert html.index('data-shipped="0"') < html.index("uses_one") < html.index('data-shipped="1"') < html.index("render")
+    assert '<script type="application/json" id="doc">' in html
+    loader = ship.page_loader(entries)
+    assert "bpeShipped" in loader and entries[1]["file"] in loader and "__SCRIPTS__" not in loader
+
+
+def test_a_page_without_scripts_to_ship_stops_the_build(tmp_path):
+    with pytest.raises(SystemExit, match="no <script src>"):
+        ship.ship_page(tmp_path, "<head></head>")
+
+
+def test_serve_gives_the_types_and_cache_rules_of_a_static_host_and_compresses_nothing(tmp_path):
+    for name in ("a.wasm", "a.js", "a.bundle", "a.gzip", "index.html", "a.0123456789abcdef.js"):
+        (tmp_path / name).write_bytes(b"\x1f\x8b" if name == "a.gzip" else b"x")
+    server = serve.make_server(tmp_path, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        types = {}
+        for name in ("a.wasm", "a.js", "a.bundle", "a.gzip", "index.html", "a.0123456789abcdef.js"):
+            with urllib.request.urlopen(f"http://127.0.0.1:{server.server_address[1]}/{name}") as response:
+                types[name] = response.headers["Content-Type"]
+                assert response.headers["Content-Encoding"] is None
+                kept = "immutable" in response.headers["Cache-Control"]
+                assert kept == (name == "a.0123456789abcdef.js"), (name, response.headers["Cache-Control"])
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert types == {"a.wasm": "application/wasm", "a.js": "text/javascript", "a.bundle": "application/octet-stream",
+                     "a.gzip": "application/octet-stream", "index.html": "text/html",
+                     "a.0123456789abcdef.js": "text/javascript"}
+
+
+def test_the_build_leaves_out_only_what_the_page_never_reads():
+    assert trim.stdlib_left_out("encodings/cp1252.pyc") and not trim.stdlib_left_out("encodings/utf_8.pyc")
+    assert not trim.stdlib_left_out("encodings/__init__.pyc") and not trim.stdlib_left_out("email/parser.pyc")
+    assert trim.stdlib_left_out("xmlrpc/client.pyc") and not trim.stdlib_left_out("http/client.pyc")
+    assert trim.never_loaded("panel-1.8.1.dist-info/RECORD") and not trim.never_loaded("panel-1.8.1.dist-info/METADATA")
