@@ -323,7 +323,8 @@ def test_every_preset_loads_and_round_trips_its_documents(name):
 
 def test_the_chart_marks_the_selected_round(app_state):
     svg = chart_view.chart_svg(app_state.training, 2)
-    assert svg.startswith('<svg class="bpe-chart"') and 'class="bpe-round-marker"' in svg
+    assert svg.startswith('<div class="bpe-chart-box"') and '<svg class="bpe-chart"' in svg and svg.endswith('</svg></div>')
+    assert 'class="bpe-round-marker"' in svg
     assert f"round 2: {app_state.training.tokens[2]} tokens, vocabulary {app_state.training.vocab_size(2)}" in svg
 
 

@@ -21,6 +21,17 @@ INTRO = ("Training counts every adjacent pair of tokens in the corpus, fuses the
          "token, and repeats. Move through the rounds to watch the corpus shrink and the vocabulary grow.")
 
 
+#: How the page's boxes share a row: each gets its basis, and wraps below the other when the
+#: window is narrower than both (a phone gets one column).
+FLEX = """
+:host { gap: 0 12px; }
+.bpe-sidebar { flex: 1 1 300px; max-width: 340px; background: #f6f8fa; border-radius: 8px; }
+.bpe-main { flex: 999 1 560px; min-width: 0; }
+.bpe-half { flex: 1 1 340px; min-width: 0; }
+@media (max-width: 700px) { .bpe-sidebar { max-width: none; } .bpe-main { flex-basis: 100%; } }
+"""
+
+
 def later(work) -> None:
     """Run `work` once the current event is handled: the page then shows `busy` while it runs.
 
@@ -47,7 +58,7 @@ class App(pn.viewable.Viewer):
         sidebar = pn.Column(
             heading("Settings"), SettingsView(state), heading("Download"), DownloadsView(state),
             heading("Share"), ShareView(state),
-            width=330, styles={"background": "#f6f8fa", "border-radius": "8px"},
+            css_classes=["bpe-sidebar"], sizing_mode="stretch_width",
         )
         main = pn.Column(
             pn.Row(heading(TITLE, 2), busy),
@@ -55,15 +66,17 @@ class App(pn.viewable.Viewer):
             MessageView(state),
             Scrubber(state),
             heading("Corpus"), CorpusView(state),
-            pn.Row(
-                pn.Column(heading("Candidate pairs"), CandidatesView(state), sizing_mode="stretch_width"),
-                pn.Column(heading("Encode"), EncoderView(state), CompareView(state), sizing_mode="stretch_width"),
-                sizing_mode="stretch_width",
+            pn.FlexBox(
+                pn.Column(heading("Candidate pairs"), CandidatesView(state), css_classes=["bpe-half"]),
+                pn.Column(heading("Encode"), EncoderView(state), CompareView(state), css_classes=["bpe-half"]),
+                stylesheets=[FLEX], sizing_mode="stretch_width",
             ),
             ChartView(state),
-            sizing_mode="stretch_width",
+            css_classes=["bpe-main"], sizing_mode="stretch_width",
         )
-        self._layout = pn.Row(sidebar, main, sizing_mode="stretch_width")
+        # Side by side where there is room; on a phone the settings come first, then the rest.
+        self._layout = pn.FlexBox(sidebar, main, stylesheets=[FLEX], sizing_mode="stretch_width",
+                                  flex_wrap="wrap", align_items="flex-start")
 
     def __panel__(self):
         return self._layout

@@ -26,6 +26,15 @@ LEFT, RIGHT, TOP, BOTTOM = 64, 64, 28, 40  # margins around the plotting area
 TOKENS_COLOUR, VOCAB_COLOUR, ROUND_COLOUR = "#0969da", "#bf3989", "#cf222e"
 
 
+#: The chart takes the room the merge list leaves, and the list goes below it when there is none.
+BESIDE = """
+:host { gap: 0 12px; }
+.bpe-chart-pane { flex: 1 1 420px; min-width: 0; }
+.bpe-merges-pane { flex: 1 1 320px; max-width: 420px; }
+@media (max-width: 760px) { .bpe-merges-pane { max-width: none; } }
+"""
+
+
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     """Round tick values covering [low, high]: steps of 1, 2 or 5 times a power of ten.
 
@@ -69,9 +78,13 @@ def chart_svg(training: bpe.Training, rounds: int) -> str:
     tokens = training.tokens
     vocab = [training.vocab_size(k) for k in range(len(tokens))]
     scales = _Scales(max(len(training.merges), 1), max(tokens[0], 1), vocab[0], max(vocab[-1], vocab[0] + 1))
-    return "".join([f'<svg class="bpe-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+    # In a box of its own that scrolls sideways when the window is narrower than the chart can be
+    # drawn legibly (.bpe-chart's min-width), so the page itself never does.
+    return "".join(['<div class="bpe-chart-box" tabindex="0" role="group" aria-label="chart">',
+                    f'<svg class="bpe-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
                     f'aria-label="corpus length and vocabulary size by round">',
-                    *_axes(scales), *_lines(scales, tokens, vocab), _marker(scales, tokens, vocab, rounds), "</svg>"])
+                    *_axes(scales), *_lines(scales, tokens, vocab), _marker(scales, tokens, vocab, rounds),
+                    "</svg></div>"])
 
 
 def _axes(s: _Scales) -> list[str]:
@@ -141,10 +154,10 @@ class ChartView(pn.viewable.Viewer):
 
     def __init__(self, state, **params):
         super().__init__(**params)
-        self._layout = pn.Row(
-            html_pane(pn.bind(chart_svg, state.param.training, state.param.round), min_width=360),
-            html_pane(pn.bind(merges_html, state.param.training, state.param.round), sizing_mode="fixed", width=360),
-            sizing_mode="stretch_width",
+        self._layout = pn.FlexBox(
+            html_pane(pn.bind(chart_svg, state.param.training, state.param.round), css_classes=["bpe-chart-pane"]),
+            html_pane(pn.bind(merges_html, state.param.training, state.param.round), css_classes=["bpe-merges-pane"]),
+            stylesheets=[BESIDE], sizing_mode="stretch_width",
         )
 
     def __panel__(self):

@@ -13,6 +13,18 @@ from .wording import plural
 #: Milliseconds per round while playing.
 PLAY_INTERVAL = 800
 PLAYER_BUTTONS_ONLY = ".pn-player-title, input[type=range] { display: none; }"
+#: The slider's own line on a narrow window, above the buttons; a handle big enough for a finger.
+CONTROLS = """
+:host { gap: 4px 8px; align-items: center; }
+.round-slider { flex: 1 1 240px; min-width: 0; }
+@media (max-width: 700px) { .round-slider { flex-basis: 100%; order: -1; } }
+"""
+TOUCH_HANDLE = """
+@media (pointer: coarse) {
+  .noUi-horizontal { height: 12px; }
+  .noUi-horizontal .noUi-handle { width: 34px; height: 34px; right: -17px; top: -12px; border-radius: 17px; }
+}
+"""
 
 
 def merge_counts(merge: bpe.Merge) -> str:
@@ -79,6 +91,7 @@ class Scrubber(pn.viewable.Viewer):
         slider = pn.widgets.IntSlider.from_param(
             state.param.round, start=0, end=state.param.rounds.rx().rx.pipe(max, 1), name="Round",
             disabled=state.param.rounds.rx() == 0, css_classes=["round-slider"], sizing_mode="stretch_width",
+            stylesheets=[TOUCH_HANDLE],
         )
         player = pn.widgets.Player.from_param(
             state.param.round, start=0, end=state.param.rounds, name="", interval=PLAY_INTERVAL,
@@ -94,8 +107,9 @@ class Scrubber(pn.viewable.Viewer):
         keys.param.watch(lambda event: state.step(event.old - event.new), "left")
         keys.param.watch(lambda event: state.step(event.new - event.old), "right")
         caption = html_pane(pn.bind(round_caption, state.param.training, state.param.round))
-        self._layout = pn.Column(pn.Row(previous, slider, following, player, keys, sizing_mode="stretch_width"),
-                                 caption, sizing_mode="stretch_width")
+        controls = pn.FlexBox(previous, slider, following, player, keys, stylesheets=[CONTROLS],
+                              sizing_mode="stretch_width")
+        self._layout = pn.Column(controls, caption, sizing_mode="stretch_width")
 
     def __panel__(self):
         return self._layout

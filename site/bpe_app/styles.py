@@ -44,7 +44,9 @@ table.bpe-candidates, table.bpe-merges { border-collapse: collapse; width: 100%;
 .bpe-message { padding: 8px 12px; border-radius: 6px; border: 1px solid; font-size: 14px; }
 .bpe-message.bpe-error { background: #ffebe9; border-color: #ff818266; color: #82071e; }
 .bpe-message.bpe-info { background: #ddf4ff; border-color: #54aeff66; color: #0a3069; }
-.bpe-chart { width: 100%; height: auto; max-height: 340px; font: 12px system-ui, sans-serif; fill: var(--bpe-muted); }
+.bpe-chart-box { overflow-x: auto; }
+/* 12px labels stay at least 11px: the chart is drawn at 600px or wider, scrolling in its box. */
+.bpe-chart { width: 100%; min-width: 600px; height: auto; max-height: 340px; font: 12px system-ui, sans-serif; fill: var(--bpe-muted); }
 .bpe-chart .bpe-grid { stroke: #eaeef2; }
 .bpe-compare { margin-top: 6px; padding-top: 6px; border-top: 1px dashed var(--bpe-line); }
 table.bpe-counts { border-collapse: collapse; margin-top: 6px; font-size: 13px; }

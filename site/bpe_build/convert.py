@@ -48,7 +48,9 @@ def patch_page(html: str) -> str:
     """Point the converted page at our own copies of Bokeh's and Panel's JS/CSS."""
     html = html.replace(BOKEH_CDN, BOKEH_DIR)
     html = html.replace(PANEL_CDN, PANEL_CDN_ROOT)
-    html = html.replace("<head>", '<head>\n    <link rel="icon" href="data:,">\n' + EARLY_WORKER, 1)
+    # A phone lays the page out at its own width (without this, at 980 px, zoomed out).
+    html = html.replace("<head>", '<head>\n    <meta name="viewport" content="width=device-width, initial-scale=1">\n'
+                        '    <link rel="icon" href="data:,">\n' + EARLY_WORKER, 1)
     # Panel's page creates the worker at the end of <body>, after Bokeh's scripts have loaded; the
     # worker is started at the top of <head> instead, and status messages it sends before Panel's
     # handler exists are replayed to that handler.
