@@ -298,3 +298,27 @@ def preset_inputs_of_code(changed: dict) -> dict:
     from bpe_app.inputs import preset_inputs
 
     return {name: preset_inputs("code")[name] for name in changed}
+
+
+def test_a_whole_play_is_one_history_entry():
+    state, browser = AppState(), Browser()
+    browser.open(state, "")
+    state.play(True)
+    for _ in range(4):  # what the player's timer does in the browser
+        state.step(1)
+    state.play(False)
+    assert browser.history == ["", "round=4"]
+    browser.back()
+    assert state.round == 0
+    state.step(1)  # after the play, each round is an entry again
+    state.step(1)
+    assert browser.history == ["", "round=1", "round=2"]
+
+
+def test_play_at_the_last_round_starts_again_from_round_zero():
+    state, browser = AppState(preset="course"), Browser()
+    browser.open(state, "preset=course&round=2")
+    state.play(True)
+    assert state.round == 0 and state.playing
+    state.step(1)
+    assert browser.history == ["preset=course&round=2", "preset=course&round=1"]

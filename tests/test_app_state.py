@@ -22,6 +22,7 @@ from bpe_app import (  # noqa: E402
     scrubber, state, wording,
 )
 from bpe_app.state import AppState  # noqa: E402
+import panel as pn  # noqa: E402
 
 PRESET = "explainer" if "explainer" in PRESETS else "from-scratch"
 HOSTILE = '<img src=x onerror=alert(1)> <script>alert("x")</script>'
@@ -425,3 +426,56 @@ def test_the_numbers_example_shows_years_as_one_token_each():
     text = dict(encoder_view.EXAMPLES)["2023 and 2024"]
     pieces = [piece for _, piece in AppState(preset="numbers").training.tokenizer.pieces(text)]
     assert " 2023" in pieces and " 2024" in pieces
+
+
+def test_the_current_preset_can_be_loaded_again_after_edits(app_state):
+    """A menu cannot re-pick its own choice: the reload button does (issue 13, 4.6)."""
+    shown = (app_state.corpus_text, app_state.rounds)
+    assert not app_state.edited
+    app_state.corpus_text = ""
+    assert app_state.message.startswith("The corpus is empty") and app_state.edited
+    app_state.tie = "largest-text"
+    app_state.reload_preset()
+    assert (app_state.corpus_text, app_state.rounds) == shown and app_state.tie == "smallest"
+    assert not app_state.edited and app_state.message_kind == "info"
+
+
+def test_the_sidebar_says_whose_corpus_is_shown(app_state):
+    """After an upload the preset's blurb no longer describes the corpus (issue 13, 4.7)."""
+    from bpe_app.settings_view import preset_description
+
+    def blurb() -> str:
+        return preset_description(app_state.preset, app_state.edited, app_state.upload_name, app_state.corpus_text)
+
+    assert PRESETS[PRESET].description[:20] in html.unescape(blurb())
+    app_state.load_upload("my notes.txt", b"walk walked walking")
+    assert "my notes.txt</b>: 19 characters, uploaded" in blurb()
+    assert PRESETS[PRESET].description[:20] not in html.unescape(blurb())
+    app_state.preset = "course"
+    assert app_state.upload_name == "" and "my notes.txt" not in blurb()
+    app_state.corpus_text = "aaa aaa"
+    assert "Your corpus</b>: 7 characters, edited" in blurb()
+
+
+@pytest.mark.parametrize("name, value, words", [
+    ("budget_size", -5, "Merges must be a whole number from 0"),
+    ("min_frequency", 0, "Minimum count must be a whole number of at least 1, not 0"),
+    ("min_frequency", -1, "not -1"),
+])
+def test_a_bad_number_is_refused_with_a_message(app_state, name, value, words):
+    """The widgets no longer clamp these silently, so the state must say it (issue 13, 4.3)."""
+    before = app_state.training
+    setattr(app_state, name, value)
+    assert words in app_state.message and app_state.message_kind == "error"
+    assert app_state.training is before and not app_state.inputs_shown
+
+
+def test_a_bad_number_reaches_the_state_from_its_widget():
+    from bpe_app.settings_view import SettingsView
+
+    state = AppState(preset=PRESET)
+    view = SettingsView(state)
+    inputs = {w.name: w for w in view._layout.select(pn.widgets.IntInput)}
+    assert inputs["Minimum pair count"].start is None and inputs["how many"].start is None
+    inputs["Minimum pair count"].value = 0
+    assert "at least 1, not 0" in state.message

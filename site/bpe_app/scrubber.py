@@ -98,6 +98,8 @@ class Scrubber(pn.viewable.Viewer):
             loop_policy="once", show_loop_controls=False, visible_buttons=["pause", "play"], show_value=False,
             width=110, height=46, align="center", stylesheets=[PLAYER_BUTTONS_ONLY],
         )
+        # The player's timer runs in the browser; its direction is 1 while it plays.
+        player.param.watch(lambda event: state.play(event.new == 1), "direction")
         previous = pn.widgets.Button(name="◀ previous", css_classes=["prev-round"], width=110, align="center")
         following = pn.widgets.Button(name="next ▶", css_classes=["next-round"], width=110, align="center")
         previous.on_click(lambda event: state.step(-1))

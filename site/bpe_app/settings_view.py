@@ -9,6 +9,7 @@ from bpe.options import ALPHABET, BUDGET, DOCUMENTS, MIN_FREQUENCY, PRETOKENIZER
 from bpe.presets import PRESETS
 
 from .documents import MAX_CORPUS_BYTES, megabytes
+from .state import TRAINING_INPUTS
 from .styles import html_pane
 
 
@@ -21,8 +22,18 @@ def help_text(option: Option) -> str:
     return html.escape(option.describe(), quote=False)
 
 
-def preset_description(name: str) -> str:
-    return f'<div class="bpe-note">{html.escape(PRESETS[name].description)}</div>'
+def preset_description(name: str, edited: bool = False, upload_name: str = "", corpus_text: str = "") -> str:
+    """What the corpus on screen is: the preset's own, or the person's (uploaded or edited).
+
+    >>> preset_description("course", True, "<notes>.txt", "walk walked")
+    '<div class="bpe-note"><b>&lt;notes&gt;.txt</b>: 11 characters, uploaded. The other settings start from course.</div>'
+    """
+    if not edited:
+        return f'<div class="bpe-note">{html.escape(PRESETS[name].description)}</div>'
+    what = f"<b>{html.escape(upload_name)}</b>: " if upload_name else "<b>Your corpus</b>: "
+    how = "uploaded" if upload_name else "edited"
+    return (f'<div class="bpe-note">{what}{len(corpus_text):,} characters, {how}. '
+            f'The other settings start from {html.escape(name)}.</div>')
 
 
 class SettingsView(pn.viewable.Viewer):
@@ -32,14 +43,46 @@ class SettingsView(pn.viewable.Viewer):
         super().__init__(**params)
         p, widgets = state.param, pn.widgets
         upload = widgets.FileInput(accept=".txt,.md,.csv,.tsv,.json,.py,text/plain", multiple=False,
-                                   sizing_mode="stretch_width")
-        upload.param.watch(lambda event: state.load_upload(upload.filename or "the file", event.new), "value")
-        budget_size = widgets.IntInput.from_param(p.budget_size, name="how many", start=0, width=110,
+                                   sizing_mode="stretch_width", name="Upload a corpus")
+        clearing = []  # set while the chooser is emptied for a preset: that is no upload
+        handled = {}  # the contents handled last, and the name they were handled under
+
+        def uploaded(event) -> None:
+            if not clearing:
+                handled.update(value=upload.value, name=upload.filename)
+                state.load_upload(upload.filename or "the file", upload.value)
+
+        def renamed(event) -> None:
+            # The browser sends a file's contents and then its name, as two changes: contents that
+            # were handled under the name of the file chosen before are handled again under theirs.
+            if not clearing and handled.get("value") is upload.value and handled["name"] != upload.filename:
+                uploaded(event)
+
+        def preset_loaded(event) -> None:
+            clearing.append(True)
+            try:
+                upload.clear()  # so the chooser no longer names a file the corpus is not from
+            finally:
+                clearing.clear()
+
+        upload.param.watch(uploaded, "value")
+        upload.param.watch(renamed, "filename")
+        state.param.watch(preset_loaded, "preset")
+        edited = pn.bind(lambda *inputs: state.edited, p.preset, p.upload_name,
+                         *[p[name] for name in TRAINING_INPUTS])
+        reload = widgets.Button(name="↺ back to the preset", css_classes=["reload-preset"], button_type="light",
+                                visible=edited, sizing_mode="stretch_width",
+                                description="Undo every edit: the preset's own corpus and settings.")
+        reload.on_click(lambda event: state.reload_preset())
+        # Typed numbers reach the state whatever they are, so that a bad one is refused with a message
+        # (a widget bound would drop it silently).
+        budget_size = widgets.IntInput.from_param(p.budget_size, name="how many", width=110,
                                                   disabled=p.budget.rx().rx.pipe(lambda budget: not BUDGET.labelled(budget).field), css_classes=["budget-size"])
         self._layout = pn.Column(
             widgets.Select.from_param(p.preset, name="Preset", css_classes=["preset-select"],
                                       sizing_mode="stretch_width"),
-            html_pane(pn.bind(preset_description, p.preset), margin=(0, 10)),
+            html_pane(pn.bind(preset_description, p.preset, edited, p.upload_name, p.corpus_text), margin=(0, 10)),
+            reload,
             widgets.TextAreaInput.from_param(
                 p.corpus_text, name="Corpus", css_classes=["corpus-input"], height=150,
                 max_length=4 * MAX_CORPUS_BYTES, sizing_mode="stretch_width",
@@ -58,7 +101,7 @@ class SettingsView(pn.viewable.Viewer):
                                       sizing_mode="stretch_width"),
             widgets.Select.from_param(p.specials, name="Special tokens", description=help_text(SPECIALS),
                                       sizing_mode="stretch_width"),
-            widgets.IntInput.from_param(p.min_frequency, name="Minimum pair count", start=1,
+            widgets.IntInput.from_param(p.min_frequency, name="Minimum pair count", css_classes=["min-frequency"],
                                         description=help_text(MIN_FREQUENCY), sizing_mode="stretch_width"),
             pn.Row(widgets.Select.from_param(p.budget, name="Budget", description=help_text(BUDGET),
                                              sizing_mode="stretch_width"),

@@ -81,6 +81,7 @@ class ShareView(pn.viewable.Viewer):
         self._shown = ""  # the query the browser shows
         self._shown_round = 0
         self._applying = False  # while a link is restored, its steps are not written back
+        self._played = False  # whether this play has made its one history entry yet
         self._commands = 0
         self._bar.param.watch(lambda event: self.show_address(event.new[1]), "reported")
         location = pn.state.location  # None outside a served document
@@ -116,8 +117,14 @@ class ShareView(pn.viewable.Viewer):
     def _changed(self, *events: param.parameterized.Event) -> None:
         """Write the state's view to the address once it is trained: a new round as a new entry.
         Only a view that is shown goes into the address, never an input that was rejected."""
-        if not (self._applying or self._state.busy or not self._state.inputs_shown):
-            self._write(push=self._state.round != self._shown_round)
+        if self._applying or self._state.busy or not self._state.inputs_shown:
+            return
+        push = self._state.round != self._shown_round
+        if self._state.playing:  # a whole play is one entry, so that back does not replay it round by round
+            push, self._played = push and not self._played, self._played or push
+        else:
+            self._played = False
+        self._write(push=push)
 
     def _write(self, push: bool) -> None:
         query = state_to_query(self._state)

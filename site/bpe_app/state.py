@@ -51,11 +51,14 @@ class AppState(param.Parameterized):
     compare = param.Selector(default="", objects=COMPARISONS, doc="The real tokenizer the encoder compares with.")
     reference = param.ClassSelector(class_=real.Encoding, doc="The real tokenizer `compare` names, once loaded.")
 
+    upload_name = param.String(default="", doc="The file the corpus was last loaded from, if it was.")
+
     training = param.ClassSelector(class_=bpe.Training, doc="The last training that succeeded.")
     rounds = param.Integer(default=0, doc="How many merges the training learned: the last round.")
     message = param.String(default="", doc="What went wrong with the latest input, or why training stopped early.")
     message_kind = param.Selector(default="error", objects=["error", "info"])
     busy = param.Boolean(default=False, doc="True while training.")
+    playing = param.Boolean(default=False, doc="True while the rounds play by themselves (▶).")
     schedule = param.Callable(default=None, doc="""
         Runs a training: None trains at once. The page passes a function that trains a moment
         later, so that `busy` reaches the browser before training starts.""")
@@ -72,9 +75,28 @@ class AppState(param.Parameterized):
     @param.depends("preset", watch=True)
     def _load_preset(self) -> None:
         self._trained_on = None  # reloading a preset always retrains, even to the same inputs
-        self.param.update(preset_inputs(self.preset, self.budget_size))
+        self.param.update(preset_inputs(self.preset, self.budget_size), upload_name="")
         self._retrain()  # in case no input changed, so no watcher ran
         self.round = 0
+
+    def reload_preset(self) -> None:
+        """Load the current preset again, undoing every edit (a menu cannot re-pick its own choice).
+
+        >>> state = AppState(preset="course")
+        >>> state.corpus_text = ""
+        >>> state.edited, state.message[:20]
+        (True, 'The corpus is empty:')
+        >>> state.reload_preset()
+        >>> state.edited, state.message, state.rounds
+        (False, '', 2)
+        """
+        self._load_preset()
+
+    @property
+    def edited(self) -> bool:
+        """Whether any training input differs from the preset's (a corpus typed or uploaded, a setting)."""
+        preset = preset_inputs(self.preset, self.budget_size)
+        return any(getattr(self, name) != value for name, value in preset.items())
 
     def settings(self) -> bpe.Settings:
         """The settings the inputs ask for; bpe.SettingsError says what is wrong with them."""
@@ -108,7 +130,7 @@ class AppState(param.Parameterized):
             return
         self._trained_on = request
         self.busy = True
-        (self.schedule or _now)(lambda: self._train(request))
+        (self.schedule or run_now)(lambda: self._train(request))
 
     def _train(self, request: tuple) -> None:
         if request is not self._trained_on:
@@ -143,7 +165,7 @@ class AppState(param.Parameterized):
         if not self.compare or (self.reference is not None and self.reference.name == self.compare):
             return
         self.busy = True
-        (self.schedule or _now)(lambda name=self.compare: self._loaded_reference(name))
+        (self.schedule or run_now)(lambda name=self.compare: self._loaded_reference(name))
 
     def _loaded_reference(self, name: str) -> None:
         if name != self.compare:
@@ -179,12 +201,26 @@ class AppState(param.Parameterized):
         except InputError as error:
             self.param.update(message=str(error), message_kind="error")
             return
-        self.corpus_text = text
+        self.param.update(corpus_text=text, upload_name=filename)
+
+    def play(self, playing: bool) -> None:
+        """Start or stop playing; ▶ at the last round plays again from round 0.
+
+        >>> state = AppState(preset="course")
+        >>> state.round = 2
+        >>> state.play(True)
+        >>> state.round, state.playing
+        (0, True)
+        """
+        self.playing = playing  # first: the jump back to round 0 is then part of the play
+        if playing and self.rounds and self.round >= self.rounds:
+            self.round = 0
 
     def step(self, delta: int) -> None:
         """Move the selected round by `delta`, staying within 0 and the last round."""
         self.round = min(max(self.round + delta, 0), self.rounds)
 
 
-def _now(work: Callable[[], None]) -> None:
+def run_now(work: Callable[[], None]) -> None:
+    """Run work at once (what `schedule` None means)."""
     work()

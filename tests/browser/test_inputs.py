@@ -1,0 +1,101 @@
+"""Inputs in a user's hands (issue 13, part 4): uploads, bad numbers, the preset menu, ▶.
+
+One page for the module, driven from test to test like test_features.py.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import DEEP_HELPERS, open_site
+
+
+@pytest.fixture(scope="module")
+def shared(browser, site_url):
+    context = browser.new_context()
+    context.add_init_script(DEEP_HELPERS)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text[:2000]))
+    open_site(page, site_url)
+    yield page, errors
+    context.close()
+
+
+def message(page):
+    return page.locator(".bpe-message").first
+
+
+def upload(page, name: str, data: bytes) -> None:
+    page.locator("input[type=file]").first.set_input_files(files=[{"name": name, "mimeType": "text/plain", "buffer": data}])
+
+
+def test_an_upload_error_names_the_file_just_chosen(shared):
+    page, errors = shared
+    upload(page, "ls", b"\x7fELF\x00\x00binary")
+    expect(message(page)).to_contain_text("ls looks like a binary file")
+    upload(page, "latin.txt", "café crème".encode("latin-1"))
+    expect(message(page)).to_contain_text("latin.txt is not UTF-8 text (byte 3 is 0xE9)")
+    upload(page, "empty.txt", b"")
+    expect(message(page)).to_contain_text("empty.txt is empty")
+    assert errors == []
+
+
+def test_an_upload_says_whose_corpus_is_shown_until_a_preset_is_chosen(shared):
+    page, errors = shared
+    upload(page, "my notes.txt", b"walk walked walking talk")
+    expect(page.get_by_text("my notes.txt: 24 characters, uploaded.")).to_be_visible()
+    select = page.locator(".preset-select select").first
+    select.select_option("course")
+    expect(page.get_by_text("my notes.txt: 24 characters")).to_have_count(0)
+    # The file chooser no longer names a file the corpus is not from.
+    page.wait_for_function("() => document.querySelector('input[type=file]') === null"
+                           " || window.bpeDeepAll('input[type=file]')[0].files.length === 0")
+    select.select_option("explainer")
+    expect(page.locator(".bpe-caption").first).to_contain_text("of 10")
+    assert errors == []
+
+
+def test_a_bad_number_gets_a_message_not_silence(shared):
+    page, errors = shared
+    box = page.locator(".min-frequency input").first
+    box.fill("0")
+    box.press("Enter")
+    expect(message(page)).to_contain_text("at least 1, not 0")
+    box.fill("2")
+    box.press("Enter")
+    expect(message(page)).to_have_count(0)
+    assert errors == []
+
+
+def test_the_current_preset_can_be_loaded_again(shared):
+    page, errors = shared
+    corpus = page.locator(".corpus-input textarea").first
+    corpus.fill("")
+    corpus.blur()
+    expect(message(page)).to_contain_text("The corpus is empty")
+    page.locator(".reload-preset button").first.click()
+    expect(message(page)).to_have_count(0)
+    expect(corpus).to_have_value(re.compile(r"^walk\nwalk\n"))
+    expect(page.locator(".reload-preset button").first).to_be_hidden()  # nothing left to undo
+    assert errors == []
+
+
+def test_play_at_the_last_round_starts_again_and_is_one_history_entry(shared):
+    page, errors = shared
+    caption = page.locator(".bpe-caption").first
+    handle = page.locator(".round-slider .noUi-handle").first
+    handle.focus()
+    handle.press("End")
+    expect(caption).to_contain_text("Round 10 of 10")
+    page.wait_for_timeout(1000)  # the address follows the round
+    before = page.evaluate("() => history.length")
+    page.locator("button.play").first.click()
+    expect(caption).to_contain_text("Round 2 of 10", timeout=10_000)
+    page.locator("button.pause").first.click()
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => history.length") == before + 1
+    assert errors == []
