@@ -4,6 +4,7 @@ from __future__ import annotations
 import panel as pn
 
 from .candidates_view import CandidatesView
+from .a11y import AccessibleNames
 from .chart_view import ChartView
 from .compare_view import CompareView
 from .corpus_view import CorpusView
@@ -44,8 +45,10 @@ def later(work) -> None:
     pn.state.execute(run)
 
 
-def heading(text: str, level: int = 3) -> pn.pane.HTML:
-    return html_pane(f"<h{level} style='margin:0'>{text}</h{level}>", margin=(12, 10, 0, 10), sizing_mode=None)
+def heading(text: str, level: int = 2) -> pn.pane.HTML:
+    size = "1.5em" if level == 1 else "1.17em"  # the page's one h1 is its title; sections are h2
+    return html_pane(f"<h{level} style='margin:0; font-size:{size}'>{text}</h{level}>", margin=(12, 10, 0, 10),
+                     sizing_mode=None)
 
 
 class App(pn.viewable.Viewer):
@@ -61,7 +64,7 @@ class App(pn.viewable.Viewer):
             css_classes=["bpe-sidebar"], sizing_mode="stretch_width",
         )
         main = pn.Column(
-            pn.Row(heading(TITLE, 2), busy),
+            pn.Row(heading(TITLE, 1), busy),
             html_pane(f'<div class="bpe-note">{INTRO}</div>'),
             MessageView(state),
             Scrubber(state),
@@ -75,7 +78,8 @@ class App(pn.viewable.Viewer):
             css_classes=["bpe-main"], sizing_mode="stretch_width",
         )
         # Side by side where there is room; on a phone the settings come first, then the rest.
-        self._layout = pn.FlexBox(sidebar, main, stylesheets=[FLEX], sizing_mode="stretch_width",
+        self._layout = pn.FlexBox(sidebar, main, AccessibleNames(width=0, height=0, margin=0),
+                                  stylesheets=[FLEX], sizing_mode="stretch_width",
                                   flex_wrap="wrap", align_items="flex-start")
 
     def __panel__(self):

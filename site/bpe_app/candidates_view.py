@@ -75,7 +75,7 @@ def candidates_html(training: bpe.Training, rounds: int) -> str:
     return (
         f'<div class="bpe-heading">{heading}</div>'
         f'<div class="bpe-note bpe-tie">{html.escape(tie_text(training, round_))}</div>'
-        f'<div class="bpe-scroll"><table class="bpe-candidates"><thead><tr><th></th><th>pair</th>'
+        f'<div class="bpe-scroll" tabindex="0" role="group" aria-label="candidate pairs"><table class="bpe-candidates"><thead><tr><th><span class="bpe-hidden">winner</span></th><th>pair</th>'
         f'<th class="bpe-num">count</th><th class="bpe-num">replaced</th></tr></thead>'
         f'<tbody>{"".join(rows)}</tbody></table></div>'
         + (f'<div class="bpe-note bpe-overlap">{html.escape(note)}</div>' if note else "")

@@ -144,7 +144,7 @@ def merges_html(training: bpe.Training, rounds: int) -> str:
     later = len(merges) - start - MERGE_ROWS
     if later > 0:
         rows.append(f'<tr><td colspan="3" class="bpe-more">… {plural(later, "later merge")}</td></tr>')
-    return (f'<div class="bpe-heading">Merge list</div><div class="bpe-scroll"><table class="bpe-merges">'
+    return (f'<div class="bpe-heading">Merge list</div><div class="bpe-scroll" tabindex="0" role="group" aria-label="merge list"><table class="bpe-merges">'
             f'<thead><tr><th class="bpe-num">round</th><th>pair → new token</th><th class="bpe-num">count</th></tr>'
             f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
 

@@ -45,7 +45,7 @@ def corpus_html(training: bpe.Training, rounds: int) -> str:
     if hidden:
         rows.append(f'<div class="bpe-more">… and {plural(hidden, "more distinct document")}, not shown</div>')
     summary = summary_html(training, rounds, len(documents))
-    return f'<div class="bpe-corpus">{summary}<div class="bpe-rows">{"".join(rows)}</div></div>'
+    return f'<div class="bpe-corpus">{summary}<div class="bpe-rows" tabindex="0" role="group" aria-label="corpus documents">{"".join(rows)}</div></div>'
 
 
 def summary_html(training: bpe.Training, rounds: int, distinct: int) -> str:

@@ -6,7 +6,7 @@ every HTML pane that shows chips, tables or messages gets `STYLESHEET` (use `htm
 import panel as pn
 
 STYLESHEET = """
-:host { --bpe-ink: #1f2328; --bpe-muted: #656d76; --bpe-line: #d0d7de; --bpe-accent: #cf222e; }
+:host { --bpe-ink: #1f2328; --bpe-muted: #59636e; --bpe-line: #d0d7de; --bpe-accent: #cf222e; }
 .bpe-chip {
   display: inline-block; margin: 1px; padding: 1px 4px; border-radius: 4px;
   font: 13px/1.35 ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
@@ -35,7 +35,11 @@ table.bpe-candidates, table.bpe-merges { border-collapse: collapse; width: 100%;
 .bpe-star { color: #bf8700; }
 .bpe-scroll { max-height: 330px; overflow-y: auto; border: 1px solid var(--bpe-line); border-radius: 6px; }
 .bpe-merges tr.bpe-current td { background: #dafbe1; }
-.bpe-merges tr.bpe-later td { opacity: 0.45; }
+/* Rounds not yet applied: muted, not faded, so their text keeps a 4.5:1 contrast. */
+.bpe-merges tr.bpe-later td { color: var(--bpe-muted); }
+.bpe-merges tr.bpe-later .bpe-chip { background: #ffffff; border-style: dashed; color: var(--bpe-muted); }
+.bpe-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+:focus-visible { outline: 2px solid #0969da; outline-offset: 2px; }
 .bpe-note { color: var(--bpe-muted); font-size: 13px; margin: 4px 0; }
 .bpe-note b { color: var(--bpe-ink); }
 .bpe-heading { font-weight: 600; margin: 0 0 4px; }

@@ -14,10 +14,16 @@ from .util import check_sha256, pins, run, sha256_file
 
 def fetch_pyodide() -> Path:
     """npm pack pyodide@<pin>, check its sha256, unpack; returns the unpacked package dir."""
-    pin = pins()["pyodide"]
+    return fetch_npm("pyodide")
+
+
+def fetch_npm(key: str) -> Path:
+    """npm pack the package pins.json names under `key`, check its sha256, unpack; returns its dir
+    (.cache/<npm name>-<version>)."""
+    pin = pins()[key]
     npm_dir = CACHE / "npm"
     tarball = npm_dir / pin["file"]
-    target = CACHE / f"pyodide-{pin['version']}"
+    target = CACHE / f"{pin['npm'].split('@')[0]}-{pin['version']}"
     if (target / ".verified").exists():
         return target
     if not tarball.exists() or sha256_file(tarball) != pin["sha256"]:
@@ -25,10 +31,12 @@ def fetch_pyodide() -> Path:
         run("npm", "pack", pin["npm"], "--pack-destination", npm_dir, "--silent", stdout=subprocess.DEVNULL)
     check_sha256(tarball, pin["sha256"])
     shutil.rmtree(target, ignore_errors=True)
+    unpacking = CACHE / f"{key}-tmp"
+    shutil.rmtree(unpacking, ignore_errors=True)
     with tarfile.open(tarball) as archive:
-        archive.extractall(CACHE / "pyodide-tmp", filter="data")
-    (CACHE / "pyodide-tmp" / "package").rename(target)
-    shutil.rmtree(CACHE / "pyodide-tmp", ignore_errors=True)
+        archive.extractall(unpacking, filter="data")
+    (unpacking / "package").rename(target)
+    shutil.rmtree(unpacking, ignore_errors=True)
     (target / ".verified").write_text(pin["sha256"])
     return target
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import venv
 
+from .fetch import fetch_npm
 from .paths import CHROMIUM, PYTHON, ROOT, VENV
 from .util import pins, run, sha256_bytes
 
@@ -47,6 +48,7 @@ def setup_tests() -> None:
     pip_install_once([*pins()["build_requirements"], *pins()["test_requirements"], "-e", f"{ROOT}[test]"],
                      also_covers=(build_requirements(),))
     ensure_chromium()
+    fetch_npm("axe_core")  # the accessibility test injects it into the page
 
 
 def ensure_chromium() -> None:
