@@ -44,13 +44,30 @@ EARLY_WORKER = """    <script type="text/javascript">
     </script>"""
 
 
+#: While Python starts, the prerendered page is greyed out and takes no clicks, and the phase
+#: (Panel's "Loading Python", "Loading packages", ...) is a card in the page's own font.
+LOADING_STYLE = """    <style>
+      body.pn-loading { cursor: progress; }
+      body.pn-loading > [data-root-id] > * { filter: grayscale(1) opacity(0.45); pointer-events: none; user-select: none; }
+      body.pn-loading .pn-loading-msg {
+        position: fixed; top: auto; bottom: 16%; left: 50%; transform: translateX(-50%); width: auto; z-index: 1001;
+        filter: none;
+        font: 600 18px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2328;
+        background: #ffffff; border: 1px solid #d0d7de; border-radius: 8px; padding: 10px 18px;
+        box-shadow: 0 4px 16px rgba(31, 35, 40, 0.15);
+      }
+      body.pn-loading .pn-loading-msg::after { content: " …"; }
+    </style>
+"""
+
+
 def patch_page(html: str) -> str:
     """Point the converted page at our own copies of Bokeh's and Panel's JS/CSS."""
     html = html.replace(BOKEH_CDN, BOKEH_DIR)
     html = html.replace(PANEL_CDN, PANEL_CDN_ROOT)
     # A phone lays the page out at its own width (without this, at 980 px, zoomed out).
     html = html.replace("<head>", '<head>\n    <meta name="viewport" content="width=device-width, initial-scale=1">\n'
-                        '    <link rel="icon" href="data:,">\n' + EARLY_WORKER, 1)
+                        '    <link rel="icon" href="data:,">\n' + LOADING_STYLE + EARLY_WORKER, 1)
     # Panel's page creates the worker at the end of <body>, after Bokeh's scripts have loaded; the
     # worker is started at the top of <head> instead, and status messages it sends before Panel's
     # handler exists are replayed to that handler.

@@ -25,3 +25,20 @@ def test_page_becomes_interactive_with_only_local_requests(app):
     assert app.external_requests() == []
     assert app.errors == [], "\n".join(app.errors)
     print(f"interactive after {seconds:.1f} s")
+
+
+def test_while_python_starts_the_page_says_so_and_takes_no_clicks(app):
+    page = app.page
+    page.goto(app.url)
+    page.wait_for_selector(".pn-loading-msg")
+    loading = """() => {
+      const message = document.querySelector('.pn-loading-msg');
+      const root = document.querySelector('body > [data-root-id] > *');
+      return [document.body.classList.contains('pn-loading'), message && getComputedStyle(message).fontFamily,
+              getComputedStyle(root).pointerEvents];
+    }"""
+    busy, font, clicks = page.evaluate(loading)
+    assert busy and clicks == "none"
+    assert "system-ui" in font and "serif" not in font.replace("sans-serif", "")
+    page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
+    assert page.evaluate(loading)[2] == "auto"
