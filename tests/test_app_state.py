@@ -33,6 +33,13 @@ def app_state() -> AppState:
     return AppState(preset=PRESET)
 
 
+def as_chips(fragment: str) -> str:
+    """HTML as text, each chip written [its label]: 'tied at 10; [t][h] wins'."""
+    chipped = re.sub(r'<span class="bpe-chip[^"]*"[^>]*>(.*?)</span>(?=<span class="bpe-chip|[^<]*)',
+                     lambda m: f"[{re.sub(r'<[^>]+>', '', m.group(1))}]", fragment)
+    return html.unescape(re.sub(r"<[^>]+>", "", chipped))
+
+
 def chip_ids(fragment: str) -> list[str]:
     return re.findall(r'class="bpe-chip[^"]*" data-id="([^"]+)"', fragment)
 
@@ -57,7 +64,7 @@ def test_corpus_shows_each_distinct_document_once_with_all_its_chips(app_state):
         for chunks, tokens in zip(training.corpus.documents, training.documents(rounds)):
             lengths.setdefault(tuple(chunks), len(tokens))
         assert len(chip_ids(page)) == sum(lengths.values())
-        assert f"{training.tokens[rounds]} pieces" in page
+        assert f"{training.tokens[rounds]:,} pieces" in page
         assert 'class="bpe-corpus"' in page and 'class="bpe-corpus-summary"' in page
 
 
@@ -89,7 +96,7 @@ def test_a_huge_document_is_cut_at_the_chip_limit():
     training = bpe.train(["ab " * 3000], bpe.Settings(merges=1, pretokenizer="none"))
     page = corpus_view.corpus_html(training, 0)
     assert len(chip_ids(page)) == corpus_view.CHIP_LIMIT
-    assert f"{9000 - corpus_view.CHIP_LIMIT} more pieces" in page
+    assert f"{9000 - corpus_view.CHIP_LIMIT:,} more pieces" in page
 
 
 # --- the candidate pairs ---------------------------------------------------------------------
@@ -118,14 +125,23 @@ def test_ties_are_marked_and_explained():
     page = candidates_view.candidates_html(training, 2)
     tied = [row for row in rows_of(page) if "bpe-tied" in row]
     assert len(tied) == 2 and "bpe-winner" in tied[0] and "★" in tied[0]
-    assert "2 pairs tied at 10; (t, h) wins: largest text" in html.unescape(page)
+    assert "2 pairs tied at 10; [t][h] wins: largest text" in as_chips(page)
     smallest = bpe.train(["abcd"], bpe.Settings(pretokenizer="none", min_frequency=1, merges=1))
-    assert "3 pairs tied at 1; (a, b) wins: smallest ids" in candidates_view.tie_text(smallest, 1)
+    assert "3 pairs tied at 1; [a][b] wins: smallest ids" in as_chips(candidates_view.tie_html(smallest, 1))
+
+
+def test_a_tie_sentence_writes_its_pair_as_the_chips_do():
+    """Bytes as hex, not Python escapes; ( and ) as chips, not '(), ))' (issue 13, part 5)."""
+    training = bpe.train(["ぁぁ ぁぁ", "))))"], bpe.Settings(alphabet="bytes", pretokenizer="none", merges=3))
+    sentences = [candidates_view.tie_html(training, k) for k in range(1, 4)]
+    assert all("\\x" not in as_chips(s) for s in sentences), [as_chips(s) for s in sentences]
+    assert any('<span class="bpe-hex">' in s for s in sentences)
+    assert any("[)][)]" in as_chips(s) for s in sentences), [as_chips(s) for s in sentences]
 
 
 def test_no_tie_says_which_pair_has_the_top_count():
     training = bpe.train(["aab aab ab"], bpe.Settings(pretokenizer="none", merges=1))
-    assert candidates_view.tie_text(training, 1) == "(a, b) has the top count, 3."
+    assert as_chips(candidates_view.tie_html(training, 1)) == "[a][b] has the top count, 3."
     assert "bpe-tied" not in candidates_view.candidates_html(training, 1)
 
 
@@ -222,7 +238,6 @@ def test_whitespace_is_visible_and_broken_utf8_is_hex():
     assert chips.label_html(b" \n\t") == "".join(f'<span class="bpe-ws">{m}</span>' for m in "␣↵⇥")
     assert chips.label_html(b"a\xf0\x9f") == 'a<span class="bpe-hex">f0 9f</span>'
     assert chips.label_html("🍣".encode()) == "🍣"
-    assert chips.plain_label(b" \xe3") == "␣\\xe3"
 
 
 def test_the_same_id_gets_the_same_colour_everywhere():
@@ -353,7 +368,7 @@ def test_the_explainers_numbers():
     training = app_state.training
     assert training.tokens[0] == 137
     # l+k also occurs 19 times in any corpus that fits the explainer's figures; the smallest ids win.
-    assert "2 pairs tied at 19; (a, l) wins: smallest ids" in candidates_view.tie_text(training, 1)
+    assert "2 pairs tied at 19; [a][l] wins: smallest ids" in as_chips(candidates_view.tie_html(training, 1))
     assert '<tr class="bpe-winner bpe-tied">' in candidates_view.candidates_html(training, 1)
     app_state.round = 6
     assert "59 pieces" in corpus_view.corpus_html(training, app_state.round)

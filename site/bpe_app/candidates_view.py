@@ -7,7 +7,7 @@ import panel as pn
 
 import bpe
 
-from .chips import plain_label, token_chip
+from .chips import token_chip
 from .styles import html_pane
 from .wording import plural
 
@@ -15,29 +15,30 @@ from .wording import plural
 ROW_LIMIT = 50
 
 
-def pair_text(training: bpe.Training, left: int, right: int) -> str:
-    """'(e, d)': a pair in plain text, whitespace marked."""
+def pair_html(training: bpe.Training, left: int, right: int) -> str:
+    """A pair written as the chips show it (two chips: whitespace marked, broken UTF-8 as hex bytes),
+    so that a sentence about ( and ) or about the bytes e3 81 reads as the table does."""
     vocab = training.vocab
-    return f"({plain_label(vocab[left])}, {plain_label(vocab[right])})"
+    return token_chip(left, vocab[left]) + token_chip(right, vocab[right])
 
 
-def tie_text(training: bpe.Training, round_: int) -> str:
-    """How round `round_` picked its winner among the pairs with the top count."""
+def tie_html(training: bpe.Training, round_: int) -> str:
+    """How round `round_` picked its winner among the pairs with the top count (HTML)."""
     table = training.candidates(round_)
     if not table:
         return "No pairs left: every chunk is already a single token."
     top = table[0].count
     tied = sum(1 for c in table if c.count == top)
-    best = pair_text(training, table[0].left, table[0].right)
+    best = pair_html(training, table[0].left, table[0].right)
     if round_ > len(training.merges):
-        return f"No merge: training stopped, {training.stopped}. {best} has the top count, {top}."
+        return f"No merge: training stopped, {html.escape(training.stopped)}. {best} has the top count, {top:,}."
     if tied == 1:
-        return f"{best} has the top count, {top}."
-    return f"{tied} pairs tied at {top}; {best} wins: {training.settings.tie_rule.help}."
+        return f"{best} has the top count, {top:,}."
+    return f"{tied:,} pairs tied at {top:,}; {best} wins: {html.escape(training.settings.tie_rule.help)}."
 
 
 def overlap_note(merge: bpe.Merge, pair: str) -> str:
-    """Why a winner's replacements fall short of its count, or "" when they agree."""
+    """Why a winner's replacements fall short of its count, or "" when they agree (HTML: `pair` is)."""
     if merge.replacements == merge.count:
         return ""
     return (f"{pair} occurs {plural(merge.count, 'time')} counting overlapping windows, but replacing left to right "
@@ -71,14 +72,15 @@ def candidates_html(training: bpe.Training, rounds: int) -> str:
         rows.append(f'<tr><td></td><td class="bpe-more" colspan="3">… {plural(len(table) - ROW_LIMIT, "more pair")}</td></tr>')
     heading = (f"Round {round_} chose from {plural(len(table), 'pair')}" if rounds
                else f"Next: round 1 chooses from {plural(len(table), 'pair')}")
-    note = overlap_note(merge, pair_text(training, merge.left, merge.right)) if merge else ""
+    note = overlap_note(merge, pair_html(training, merge.left, merge.right)) if merge else ""
     return (
         f'<div class="bpe-heading">{heading}</div>'
-        f'<div class="bpe-note bpe-tie">{html.escape(tie_text(training, round_))}</div>'
-        f'<div class="bpe-scroll" tabindex="0" role="group" aria-label="candidate pairs"><table class="bpe-candidates"><thead><tr><th><span class="bpe-hidden">winner</span></th><th>pair</th>'
+        f'<div class="bpe-note bpe-tie">{tie_html(training, round_)}</div>'
+        '<div class="bpe-scroll" tabindex="0" role="group" aria-label="candidate pairs">'
+        '<table class="bpe-candidates"><thead><tr><th><span class="bpe-hidden">winner</span></th><th>pair</th>'
         f'<th class="bpe-num">count</th><th class="bpe-num">replaced</th></tr></thead>'
         f'<tbody>{"".join(rows)}</tbody></table></div>'
-        + (f'<div class="bpe-note bpe-overlap">{html.escape(note)}</div>' if note else "")
+        + (f'<div class="bpe-note bpe-overlap">{note}</div>' if note else "")
     )
 
 

@@ -61,12 +61,6 @@ def _text_html(text: str) -> str:
     return "".join(parts)
 
 
-def plain_label(token: bytes) -> str:
-    """A token's text for plain-text places (tie sentences): whitespace marked, broken bytes as \\xNN."""
-    text = token.decode("utf-8", "backslashreplace")
-    return "".join(_mark(char) or char for char in text)
-
-
 @functools.lru_cache(maxsize=8192)
 def token_chip(token_id: int, token: bytes, new: bool = False) -> str:
     """One token as a chip; `new` marks a token the selected round's merge just made."""

@@ -35,7 +35,7 @@ def corpus_html(training: bpe.Training, rounds: int) -> str:
     for doc, count in shown:
         ids = [ord(c) for i in doc for c in merged[i]]
         cut = ids[:budget]
-        more = f'<span class="bpe-more">… {len(ids) - len(cut)} more pieces</span>' if len(cut) < len(ids) else ""
+        more = f'<span class="bpe-more">… {len(ids) - len(cut):,} more pieces</span>' if len(cut) < len(ids) else ""
         repeat = f'<span class="bpe-repeat" title="this document occurs {count} times">×{count}</span>' if count > 1 else ""
         rows.append(f'<div class="bpe-row">{chips_html(cut, training.vocab, new_id)}{more}{repeat}</div>')
         budget -= len(cut)
@@ -49,14 +49,13 @@ def corpus_html(training: bpe.Training, rounds: int) -> str:
 
 
 def summary_html(training: bpe.Training, rounds: int, distinct: int) -> str:
-    """'59 pieces after 6 merges (137 before any) · vocabulary 20 · 27 documents, 7 distinct'.
-
-    The piece count is written without thousands separators: browser tests read it as a number."""
+    """'59 pieces after 6 merges (137 before any) · vocabulary 20 · 27 documents, 7 distinct',
+    with thousands separators ('1,949,492 pieces')."""
     total = plural(len(training.corpus.documents), "document")
     documents = f"{total}, {distinct} distinct" if distinct < len(training.corpus.documents) else total
-    start = f" ({training.tokens[0]} before any)" if rounds else ""
-    return (f'<div class="bpe-corpus-summary"><b>{training.tokens[rounds]} pieces</b> after '
-            f"{plural(rounds, 'merge')}{start} · vocabulary {training.vocab_size(rounds)} · {documents}</div>")
+    start = f" ({training.tokens[0]:,} before any)" if rounds else ""
+    return (f'<div class="bpe-corpus-summary"><b>{training.tokens[rounds]:,} pieces</b> after '
+            f"{plural(rounds, 'merge')}{start} · vocabulary {training.vocab_size(rounds):,} · {documents}</div>")
 
 
 class CorpusView(pn.viewable.Viewer):

@@ -7,4 +7,4 @@ from __future__ import annotations
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
-    return f"{count} {word if count == 1 else words or word + 's'}"
+    return f"{count:,} {word if count == 1 else words or word + 's'}"

@@ -93,12 +93,12 @@ def test_next_round_merges_a_pair_and_updates_the_candidates(shared):
     page.locator(".next-round button").first.click()
     expect(page.locator(".bpe-candidates").first).not_to_have_text(before_candidates)
     page.wait_for_function(
-        "(before) => { const m = window.bpeDeepAll('.bpe-corpus')[0].textContent.match(/(\\d+) pieces?/);"
-        " return m && Number(m[1]) < before; }", arg=before_pieces)
+        "(before) => { const m = window.bpeDeepAll('.bpe-corpus')[0].textContent.match(/([\\d,]+) pieces?/);"
+        " return m && Number(m[1].replaceAll(',', '')) < before; }", arg=before_pieces)
     page.locator(".prev-round button").first.click()
     page.wait_for_function(
-        "(before) => { const m = window.bpeDeepAll('.bpe-corpus')[0].textContent.match(/(\\d+) pieces?/);"
-        " return m && Number(m[1]) === before; }", arg=before_pieces)
+        "(before) => { const m = window.bpeDeepAll('.bpe-corpus')[0].textContent.match(/([\\d,]+) pieces?/);"
+        " return m && Number(m[1].replaceAll(',', '')) === before; }", arg=before_pieces)
     assert errors == []
 
 
