@@ -54,13 +54,18 @@ def round_caption(training: bpe.Training, rounds: int) -> str:
 
 
 class ArrowKeys(pn.reactive.ReactiveHTML):
-    """Counts ← and → presses anywhere on the page, except while typing or on the slider itself.
+    """Counts ← and → presses anywhere on the page, except while typing or on the slider itself,
+    and Home and End on the slider.
 
     The listener lives in the browser's main thread; only the counters cross to Python, so it
-    works the same under `panel serve` and in the Pyodide worker."""
+    works the same under `panel serve` and in the Pyodide worker. Home and End are taken from the
+    slider because its own handler (noUiSlider's) keeps the range it was first drawn with: after a
+    longer training, End went to the old last round."""
 
     left = param.Integer(default=0)
     right = param.Integer(default=0)
+    home = param.Integer(default=0)
+    end = param.Integer(default=0)
 
     _template = '<div id="keys"></div>'
     _scripts = {
@@ -76,8 +81,19 @@ class ArrowKeys(pn.reactive.ReactiveHTML):
             event.preventDefault()
           }
           document.addEventListener('keydown', state.onkey)
+          state.onedge = (event) => {
+            const target = event.composedPath()[0]
+            if (!target || !target.getAttribute || target.getAttribute('role') !== 'slider') return
+            if (event.key === 'Home') data.home = data.home + 1
+            else if (event.key === 'End') data.end = data.end + 1
+            else return
+            event.preventDefault()
+            event.stopPropagation()  // before the slider's own handler: this listener captures
+          }
+          document.addEventListener('keydown', state.onedge, true)
         """,
-        "remove": "document.removeEventListener('keydown', state.onkey)",
+        "remove": "document.removeEventListener('keydown', state.onkey); "
+                  "document.removeEventListener('keydown', state.onedge, true)",
     }
 
 
@@ -108,6 +124,8 @@ class Scrubber(pn.viewable.Viewer):
         # Presses can arrive coalesced (the worker page keeps only the newest value), so step by the difference.
         keys.param.watch(lambda event: state.step(event.old - event.new), "left")
         keys.param.watch(lambda event: state.step(event.new - event.old), "right")
+        keys.param.watch(lambda event: state.step(-state.rounds), "home")
+        keys.param.watch(lambda event: state.step(state.rounds), "end")
         caption = html_pane(pn.bind(round_caption, state.param.training, state.param.round))
         controls = pn.FlexBox(previous, slider, following, player, keys, stylesheets=[CONTROLS],
                               sizing_mode="stretch_width")

@@ -84,6 +84,23 @@ def test_the_current_preset_can_be_loaded_again(shared):
     assert errors == []
 
 
+def test_end_on_the_slider_goes_to_the_last_round_of_a_longer_training(shared):
+    page, errors = shared
+    caption = page.locator(".bpe-caption").first
+    page.locator(".preset-select select").first.select_option("octlm")
+    expect(caption).to_contain_text("of 20", timeout=60_000)
+    handle = page.locator(".round-slider .noUi-handle").first
+    handle.focus()
+    handle.press("End")
+    expect(caption).to_contain_text("Round 20 of 20")
+    expect(handle).to_have_attribute("aria-valuenow", "20.0")
+    handle.press("Home")
+    expect(caption).to_contain_text("Round 0 of 20")
+    page.locator(".preset-select select").first.select_option("explainer")
+    expect(caption).to_contain_text("of 10", timeout=60_000)
+    assert errors == []
+
+
 def test_play_at_the_last_round_starts_again_and_is_one_history_entry(shared):
     page, errors = shared
     caption = page.locator(".bpe-caption").first
