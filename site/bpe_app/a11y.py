@@ -4,7 +4,9 @@ Bokeh and Panel draw some controls with no accessible name: the slider's handle,
 buttons of number fields, the player's play and pause buttons. They live in shadow roots that
 Python cannot reach, so this component labels them in the browser, when it is drawn and again
 whenever the page changes (a widget redrawn is a new, unnamed element). It also marks the two
-columns as landmarks (`main`, and the settings as `complementary`).
+columns as landmarks (`main`, and the settings as `complementary`), and makes the download
+buttons work from the keyboard: Panel's FileDownload is a <button> around an <a> that alone
+listens for clicks, so Enter or Space on the focused button did nothing.
 """
 from __future__ import annotations
 
@@ -48,6 +50,13 @@ class AccessibleNames(pn.reactive.ReactiveHTML):
                 const label = element.getRootNode().querySelector('label')
                 element.setAttribute('aria-label', name.replace('{field}', label ? label.textContent.trim() : 'value'))
               }
+            }
+            for (const anchor of matches(all, 'button > a')) {
+              const button = anchor.parentElement
+              if (button.bpeForwards) continue
+              button.bpeForwards = true
+              // A click on the button itself (what Enter and Space make) is the anchor's.
+              button.addEventListener('click', (event) => { if (event.target === button) anchor.click() })
             }
             for (const [selector, [role, name]] of Object.entries(LANDMARKS)) {
               for (const element of matches(all, selector)) {

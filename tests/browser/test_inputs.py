@@ -84,6 +84,18 @@ def test_the_current_preset_can_be_loaded_again(shared):
     assert errors == []
 
 
+@pytest.mark.parametrize("key", ["Enter", " "])
+def test_a_download_button_works_from_the_keyboard(shared, key):
+    page, errors = shared
+    page.wait_for_timeout(1000)  # the page's key forwarding is in place
+    button = page.locator("button").filter(has_text="merge table CSV").first
+    button.focus()
+    with page.expect_download(timeout=30_000) as download:
+        page.keyboard.press(key)
+    assert download.value.suggested_filename.endswith(".csv")
+    assert errors == []
+
+
 def test_end_on_the_slider_goes_to_the_last_round_of_a_longer_training(shared):
     page, errors = shared
     caption = page.locator(".bpe-caption").first
