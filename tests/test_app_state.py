@@ -494,3 +494,12 @@ def test_a_bad_number_reaches_the_state_from_its_widget():
     assert inputs["Minimum pair count"].start is None and inputs["how many"].start is None
     inputs["Minimum pair count"].value = 0
     assert "at least 1, not 0" in state.message
+
+
+def test_the_replaced_column_says_why_only_the_winner_has_a_number(app_state):
+    """Issue 13, part 5: the column was blank but for the winner, with no word why."""
+    page = candidates_view.candidates_html(app_state.training, 1)
+    rows = rows_of(page)
+    assert "bpe-winner" in rows[0] and '<td class="bpe-num">19</td></tr>' in rows[0]
+    assert all('title="not merged">–</span></td></tr>' in row for row in rows[1:] if "bpe-more" not in row)
+    assert 'title="how many new tokens the merge made: the winner only">replaced' in page

@@ -63,10 +63,11 @@ def candidates_html(training: bpe.Training, rounds: int) -> str:
         classes = [name for name, on in (("bpe-winner", winner), ("bpe-tied", tied and candidate.count == top)) if on]
         pair = token_chip(candidate.left, vocab[candidate.left]) + token_chip(candidate.right, vocab[candidate.right])
         made = f" → {token_chip(merge.id, vocab[merge.id], new=True)}" if winner else ""
-        replaced = str(merge.replacements) if winner else ""
+        # Only the winner is replaced; the others would be only if they won, so they show a dash.
+        replaced = f"{merge.replacements:,}" if winner else '<span class="bpe-muted" title="not merged">–</span>'
         rows.append(
             f'<tr class="{" ".join(classes)}"><td class="bpe-star">{"★" if winner else ""}</td>'
-            f'<td>{pair}{made}</td><td class="bpe-num">{candidate.count}</td><td class="bpe-num">{replaced}</td></tr>'
+            f'<td>{pair}{made}</td><td class="bpe-num">{candidate.count:,}</td><td class="bpe-num">{replaced}</td></tr>'
         )
     if len(table) > ROW_LIMIT:
         rows.append(f'<tr><td></td><td class="bpe-more" colspan="3">… {plural(len(table) - ROW_LIMIT, "more pair")}</td></tr>')
@@ -78,7 +79,8 @@ def candidates_html(training: bpe.Training, rounds: int) -> str:
         f'<div class="bpe-note bpe-tie">{tie_html(training, round_)}</div>'
         '<div class="bpe-scroll" tabindex="0" role="group" aria-label="candidate pairs">'
         '<table class="bpe-candidates"><thead><tr><th><span class="bpe-hidden">winner</span></th><th>pair</th>'
-        f'<th class="bpe-num">count</th><th class="bpe-num">replaced</th></tr></thead>'
+        f'<th class="bpe-num" title="adjacent windows, overlaps included">count</th>'
+        f'<th class="bpe-num" title="how many new tokens the merge made: the winner only">replaced</th></tr></thead>'
         f'<tbody>{"".join(rows)}</tbody></table></div>'
         + (f'<div class="bpe-note bpe-overlap">{note}</div>' if note else "")
     )

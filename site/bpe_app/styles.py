@@ -44,7 +44,8 @@ table.bpe-candidates, table.bpe-merges { border-collapse: collapse; width: 100%;
 .bpe-note b { color: var(--bpe-ink); }
 .bpe-heading { font-weight: 600; margin: 0 0 4px; }
 .bpe-encoded { display: flex; flex-wrap: wrap; align-items: center; min-height: 28px; }
-.bpe-ids { font: 12px ui-monospace, monospace; color: var(--bpe-muted); word-break: break-all; margin-top: 4px; }
+/* Lines break between ids, never inside one. */
+.bpe-ids { font: 12px ui-monospace, monospace; color: var(--bpe-muted); overflow-wrap: break-word; margin-top: 4px; }
 .bpe-message { padding: 8px 12px; border-radius: 6px; border: 1px solid; font-size: 14px; }
 .bpe-message.bpe-error { background: #ffebe9; border-color: #ff818266; color: #82071e; }
 .bpe-message.bpe-info { background: #ddf4ff; border-color: #54aeff66; color: #0a3069; }
@@ -59,7 +60,7 @@ table.bpe-counts { border-collapse: collapse; margin-top: 6px; font-size: 13px; 
 .bpe-counts td.bpe-num { text-align: right; font-variant-numeric: tabular-nums; }
 .bpe-note code { font-size: 12px; word-break: break-all; }
 .bpe-caption { font-size: 14px; color: var(--bpe-ink); }
-.bpe-caption .bpe-muted { color: var(--bpe-muted); }
+.bpe-caption .bpe-muted, .bpe-candidates .bpe-muted { color: var(--bpe-muted); }
 """
 
 
