@@ -30,6 +30,7 @@ FLEX = """
 .bpe-main { flex: 999 1 560px; min-width: 0; }
 .bpe-half { flex: 1 1 340px; min-width: 0; }
 @media (max-width: 700px) { .bpe-sidebar { max-width: none; } .bpe-main { flex-basis: 100%; } }
+@media (prefers-color-scheme: dark) { .bpe-sidebar { background: #151b23; } }
 """
 
 

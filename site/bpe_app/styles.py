@@ -6,40 +6,60 @@ every HTML pane that shows chips, tables or messages gets `STYLESHEET` (use `htm
 import panel as pn
 
 STYLESHEET = """
-:host { --bpe-ink: #1f2328; --bpe-muted: #59636e; --bpe-line: #d0d7de; --bpe-accent: #cf222e; }
+:host {
+  --bpe-ink: #1f2328; --bpe-muted: #59636e; --bpe-line: #d0d7de; --bpe-accent: #cf222e; --bpe-bg: #ffffff;
+  --bpe-rule: #eaeef2; --bpe-subtle: #f6f8fa; --bpe-mark: #6e7781; --bpe-hexc: #8250df; --bpe-focus: #0969da;
+  --bpe-tied: #fff8c5; --bpe-won: #dafbe1; --bpe-star-c: #9a6700;
+  --bpe-error-bg: #ffebe9; --bpe-error: #82071e; --bpe-info-bg: #ddf4ff; --bpe-info: #0a3069;
+  --bpe-chip-l: 89%; --bpe-chip-s: 80%; --bpe-chip-border-l: 68%;
+}
+/* The system's dark mode: the same page, with colours chosen for a 4.5:1 contrast on dark. */
+@media (prefers-color-scheme: dark) {
+  :host {
+    --bpe-ink: #e6edf3; --bpe-muted: #9198a1; --bpe-line: #3d444d; --bpe-accent: #f85149; --bpe-bg: #0d1117;
+    --bpe-rule: #262c36; --bpe-subtle: #151b23; --bpe-mark: #9198a1; --bpe-hexc: #d2a8ff; --bpe-focus: #4493f8;
+    --bpe-tied: #3b2e00; --bpe-won: #0f3a1e; --bpe-star-c: #e3b341;
+    --bpe-error-bg: #3c1618; --bpe-error: #ffa198; --bpe-info-bg: #0c2d6b; --bpe-info: #a5d6ff;
+    --bpe-chip-l: 24%; --bpe-chip-s: 45%; --bpe-chip-border-l: 45%;
+  }
+  .bpe-chart [fill="#0969da"] { fill: #4493f8; } .bpe-chart [stroke="#0969da"] { stroke: #4493f8; }
+  .bpe-chart [fill="#bf3989"] { fill: #db61a2; } .bpe-chart [stroke="#bf3989"] { stroke: #db61a2; }
+  .bpe-chart [fill="#cf222e"] { fill: #ff7b72; } .bpe-chart [stroke="#cf222e"] { stroke: #ff7b72; }
+}
+:host { color: var(--bpe-ink); }
 .bpe-chip {
   display: inline-block; margin: 1px; padding: 1px 4px; border-radius: 4px;
   font: 13px/1.35 ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
   white-space: pre; color: var(--bpe-ink);
-  background: hsl(var(--h) 80% 89%); border: 1px solid hsl(var(--h) 45% 68%);
+  background: hsl(var(--h) var(--bpe-chip-s) var(--bpe-chip-l)); border: 1px solid hsl(var(--h) 45% var(--bpe-chip-border-l));
 }
 .bpe-chip.bpe-new { outline: 2px solid var(--bpe-accent); outline-offset: 1px; font-weight: 600; }
-.bpe-chip.bpe-unknown { background: #f6f8fa; border: 1px dashed #8c959f; color: var(--bpe-muted); }
-.bpe-ws { color: #8c959f; }
-.bpe-hex { font-size: 11px; color: #8250df; letter-spacing: -0.02em; }
+.bpe-chip.bpe-unknown { background: var(--bpe-subtle); border: 1px dashed var(--bpe-mark); color: var(--bpe-muted); }
+.bpe-ws { color: var(--bpe-mark); }
+.bpe-hex { font-size: 11px; color: var(--bpe-hexc); letter-spacing: -0.02em; }
 .bpe-corpus-summary { margin: 0 0 6px; color: var(--bpe-muted); }
 .bpe-corpus-summary b { color: var(--bpe-ink); }
 .bpe-rows { max-height: 360px; overflow-y: auto; border: 1px solid var(--bpe-line); border-radius: 6px; padding: 4px 6px; }
-.bpe-row { display: flex; flex-wrap: wrap; align-items: center; padding: 3px 0; border-bottom: 1px solid #eaeef2; }
+.bpe-row { display: flex; flex-wrap: wrap; align-items: center; padding: 3px 0; border-bottom: 1px solid var(--bpe-rule); }
 .bpe-row:last-child { border-bottom: none; }
-.bpe-repeat { margin-left: 8px; padding: 0 6px; border-radius: 10px; background: #eaeef2; color: var(--bpe-muted); font-size: 12px; }
+.bpe-repeat { margin-left: 8px; padding: 0 6px; border-radius: 10px; background: var(--bpe-rule); color: var(--bpe-muted); font-size: 12px; }
 .bpe-more { color: var(--bpe-muted); font-size: 12px; margin-left: 6px; }
 table.bpe-candidates, table.bpe-merges { border-collapse: collapse; width: 100%; font-size: 13px; }
 .bpe-candidates th, .bpe-candidates td, .bpe-merges th, .bpe-merges td {
-  padding: 2px 6px; border-bottom: 1px solid #eaeef2; text-align: left; white-space: nowrap;
+  padding: 2px 6px; border-bottom: 1px solid var(--bpe-rule); text-align: left; white-space: nowrap;
 }
-.bpe-candidates th, .bpe-merges th { color: var(--bpe-muted); font-weight: 500; position: sticky; top: 0; background: white; }
+.bpe-candidates th, .bpe-merges th { color: var(--bpe-muted); font-weight: 500; position: sticky; top: 0; background: var(--bpe-bg); }
 .bpe-candidates td.bpe-num, .bpe-merges td.bpe-num { text-align: right; font-variant-numeric: tabular-nums; }
-.bpe-candidates tr.bpe-tied td { background: #fff8c5; }
-.bpe-candidates tr.bpe-winner td { background: #dafbe1; font-weight: 600; }
-.bpe-star { color: #bf8700; }
+.bpe-candidates tr.bpe-tied td { background: var(--bpe-tied); }
+.bpe-candidates tr.bpe-winner td { background: var(--bpe-won); font-weight: 600; }
+.bpe-star { color: var(--bpe-star-c); }
 .bpe-scroll { max-height: 330px; overflow-y: auto; border: 1px solid var(--bpe-line); border-radius: 6px; }
-.bpe-merges tr.bpe-current td { background: #dafbe1; }
+.bpe-merges tr.bpe-current td { background: var(--bpe-won); }
 /* Rounds not yet applied: muted, not faded, so their text keeps a 4.5:1 contrast. */
 .bpe-merges tr.bpe-later td { color: var(--bpe-muted); }
-.bpe-merges tr.bpe-later .bpe-chip { background: #ffffff; border-style: dashed; color: var(--bpe-muted); }
+.bpe-merges tr.bpe-later .bpe-chip { background: var(--bpe-bg); border-style: dashed; color: var(--bpe-muted); }
 .bpe-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-:focus-visible { outline: 2px solid #0969da; outline-offset: 2px; }
+:focus-visible { outline: 2px solid var(--bpe-focus); outline-offset: 2px; }
 .bpe-note { color: var(--bpe-muted); font-size: 13px; margin: 4px 0; }
 .bpe-note b { color: var(--bpe-ink); }
 .bpe-heading { font-weight: 600; margin: 0 0 4px; }
@@ -47,15 +67,15 @@ table.bpe-candidates, table.bpe-merges { border-collapse: collapse; width: 100%;
 /* Lines break between ids, never inside one. */
 .bpe-ids { font: 12px ui-monospace, monospace; color: var(--bpe-muted); overflow-wrap: break-word; margin-top: 4px; }
 .bpe-message { padding: 8px 12px; border-radius: 6px; border: 1px solid; font-size: 14px; }
-.bpe-message.bpe-error { background: #ffebe9; border-color: #ff818266; color: #82071e; }
-.bpe-message.bpe-info { background: #ddf4ff; border-color: #54aeff66; color: #0a3069; }
+.bpe-message.bpe-error { background: var(--bpe-error-bg); border-color: #ff818266; color: var(--bpe-error); }
+.bpe-message.bpe-info { background: var(--bpe-info-bg); border-color: #54aeff66; color: var(--bpe-info); }
 .bpe-chart-box { overflow-x: auto; }
 /* 12px labels stay at least 11px: the chart is drawn at 600px or wider, scrolling in its box. */
 .bpe-chart { width: 100%; min-width: 600px; height: auto; max-height: 340px; font: 12px system-ui, sans-serif; fill: var(--bpe-muted); }
-.bpe-chart .bpe-grid { stroke: #eaeef2; }
+.bpe-chart .bpe-grid { stroke: var(--bpe-rule); }
 .bpe-compare { margin-top: 6px; padding-top: 6px; border-top: 1px dashed var(--bpe-line); }
 table.bpe-counts { border-collapse: collapse; margin-top: 6px; font-size: 13px; }
-.bpe-counts th, .bpe-counts td { padding: 2px 8px; border-bottom: 1px solid #eaeef2; text-align: left; }
+.bpe-counts th, .bpe-counts td { padding: 2px 8px; border-bottom: 1px solid var(--bpe-rule); text-align: left; }
 .bpe-counts th { color: var(--bpe-muted); font-weight: 500; }
 .bpe-counts td.bpe-num { text-align: right; font-variant-numeric: tabular-nums; }
 .bpe-note code { font-size: 12px; word-break: break-all; }

@@ -39,13 +39,15 @@ def convert_app() -> Path:
     return out
 EARLY_WORKER = """    <script type="text/javascript">
       window.bpeEarlyMessages = [];
-      window.bpeWorker = new Worker("./app.js");
+      // The worker cannot ask for the system's colour scheme; the page tells it in the address.
+      window.bpeWorker = new Worker("./app.js" + (matchMedia("(prefers-color-scheme: dark)").matches ? "?theme=dark" : ""));
       window.bpeWorker.onmessage = (event) => window.bpeEarlyMessages.push(event);
     </script>"""
 
 
 #: While Python starts, the prerendered page is greyed out and takes no clicks, and the phase
-#: (Panel's "Loading Python", "Loading packages", ...) is a card in the page's own font.
+#: (Panel's "Loading Python", "Loading packages", ...) is a card in the page's own font. In the
+#: system's dark mode the page is dark from the start (the worker then draws Panel's dark widgets).
 LOADING_STYLE = """    <style>
       body.pn-loading { cursor: progress; }
       body.pn-loading > [data-root-id] > * { filter: grayscale(1) opacity(0.45); pointer-events: none; user-select: none; }
@@ -57,6 +59,10 @@ LOADING_STYLE = """    <style>
         box-shadow: 0 4px 16px rgba(31, 35, 40, 0.15);
       }
       body.pn-loading .pn-loading-msg::after { content: " …"; }
+      @media (prefers-color-scheme: dark) {
+        html, body { background: #0d1117; color: #e6edf3; color-scheme: dark; }
+        body.pn-loading .pn-loading-msg { background: #151b23; color: #e6edf3; border-color: #3d444d; }
+      }
     </style>
 """
 

@@ -111,6 +111,8 @@ import panel
 mark("import-panel")
 from panel.io.pyodide import init_doc, write_doc
 init_doc()
+if THEME:  # Panel's dark widgets, as the system asks (the page's own CSS follows it too); per document
+    panel.config.theme = THEME
 runpy.run_path(os.path.join(APP_DIR, "app.py"), run_name="__main__")
 mark("app-built")
 _result = await write_doc()
@@ -160,6 +162,7 @@ async function startApplication() {
   mark("packages");
   status("Starting the app");
   pyodide.globals.set("APP_DIR", CONFIG.app_dir);
+  pyodide.globals.set("THEME", new URL(self.location.href).searchParams.get("theme") === "dark" ? "dark" : null);
   const [docs_json, render_items, root_ids] = await pyodide.runPythonAsync(RUN_APP);
   mark("app");
   const from = Object.values(sources);

@@ -1,7 +1,8 @@
 """axe-core (from npm, pinned in pins.json and fetched by `build.py test`) on the live page.
 
 The goal of issue 13: no critical or serious violation, at the start and after the page has
-been used (another preset, a round, a comparison), on a desktop and on a phone.
+been used (another preset, a few rounds), on a desktop and on a phone, in the light and the
+dark colour scheme. Screenshots of each go to test-output/.
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from bpe_build.fetch import fetch_npm
 from playwright.sync_api import expect
 
-from conftest import open_site
+from conftest import OUTPUT, open_site
 
 BLOCKING = ("critical", "serious")
 
@@ -24,14 +25,20 @@ def violations(page) -> list[str]:
     return [f"{v['impact']} {v['id']}: {v['nodes']}" for v in found if v["impact"] in BLOCKING]
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("viewport", [{"width": 1400, "height": 1000}, {"width": 390, "height": 844}],
                          ids=["desktop", "phone"])
-def test_no_critical_or_serious_violations(browser, site_url, viewport):
-    context = browser.new_context(viewport=viewport)
+def test_no_critical_or_serious_violations(browser, site_url, viewport, scheme):
+    """In both colour schemes: the page follows the system's (prefers-color-scheme)."""
+    context = browser.new_context(viewport=viewport, color_scheme=scheme)
     page = context.new_page()
     open_site(page, site_url)
+    background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    assert (background == "rgb(13, 17, 23)") == (scheme == "dark"), background
     assert violations(page) == []
-    # After use: a byte-level preset, a few rounds on, the comparison with a real tokenizer open.
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / f"page-{scheme}-{viewport['width']}x{viewport['height']}.png"), full_page=True)
+    # After use: a byte-level preset, a few rounds on.
     page.locator(".preset-select select").first.select_option("octlm")
     expect(page.locator(".bpe-caption").first).to_contain_text("of 20", timeout=60_000)
     for _ in range(3):
