@@ -503,3 +503,19 @@ def test_the_replaced_column_says_why_only_the_winner_has_a_number(app_state):
     assert "bpe-winner" in rows[0] and '<td class="bpe-num">19</td></tr>' in rows[0]
     assert all('title="not merged">–</span></td></tr>' in row for row in rows[1:] if "bpe-more" not in row)
     assert 'title="how many new tokens the merge made: the winner only">replaced' in page
+
+
+def test_downloads_hold_all_merges_or_only_those_up_to_the_selected_round():
+    """Issue 13, part 5: the downloads held all merges and the page did not say so."""
+    state = AppState(preset=PRESET)
+    view = downloads.DownloadsView(state)
+    state.round = 3
+    json_button = next(w for w in view._layout.select(pn.widgets.FileDownload) if w.filename == "tokenizer.json")
+    csv_button = next(w for w in view._layout.select(pn.widgets.FileDownload) if w.filename == "merges.csv")
+    assert len(bpe.files.loads(json_button.callback().getvalue()).merges) == state.rounds == 10
+    assert "all 10 merges" in downloads.scope_note_html(state.training, 3, False)
+    view._cut.value = True
+    saved = bpe.files.loads(json_button.callback().getvalue())
+    assert [m.id for m in saved.merges] == [m.id for m in state.training.merges[:3]]
+    assert len(csv_button.callback().getvalue().splitlines()) == 1 + 3
+    assert "rounds 1–3 of 10" in downloads.scope_note_html(state.training, 3, True)

@@ -70,7 +70,8 @@ state = AppState(preset="course")
 state.param.update(tie="largest-id", pretokenizer="letters")
 out["page_trained"] = state.training.settings.tie
 view = downloads.DownloadsView(state)
-out["buttons"] = [w.css_classes for w in view._layout[1]]
+import panel as pn
+out["buttons"] = [w.css_classes for w in view._layout.select(pn.widgets.FileDownload)]
 out["note"] = "Toy: read it." in downloads.export_note_html(state.training)
 print(json.dumps(out))
 '''

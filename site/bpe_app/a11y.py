@@ -22,6 +22,7 @@ NAMES = {
     "button.play": "Play the rounds",
     "button.pause": "Pause",
     "input[type=file]": "Upload a UTF-8 text file as the corpus",
+    "input[type=checkbox]": "{field}",
 }
 LANDMARKS = {".bpe-main": ["main", "Byte pair encoding"], ".bpe-sidebar": ["complementary", "Settings"]}
 
@@ -47,8 +48,9 @@ class AccessibleNames(pn.reactive.ReactiveHTML):
             for (const [selector, name] of Object.entries(NAMES)) {
               for (const element of matches(all, selector)) {
                 if (element.getAttribute('aria-label')) continue
-                const label = element.getRootNode().querySelector('label')
-                element.setAttribute('aria-label', name.replace('{field}', label ? label.textContent.trim() : 'value'))
+                const root = element.getRootNode(), label = root.querySelector('label')
+                const field = (label ? label.textContent : root.textContent || '').trim() || 'value'
+                element.setAttribute('aria-label', name.replace('{field}', field))
               }
             }
             for (const anchor of matches(all, 'button > a')) {

@@ -48,6 +48,28 @@ def export_note_html(training: bpe.Training) -> str:
     return "".join(notes)
 
 
+def up_to(training: bpe.Training, rounds: int | None) -> bpe.Training:
+    """The training to download: all of it (None), or only its first `rounds` merges.
+
+    >>> t = bpe.train(["aab aab ab"], bpe.Settings(pretokenizer="none", merges=2, min_frequency=1))
+    >>> len(up_to(t, 1).merges), up_to(t, None) is t
+    (1, True)
+    """
+    if rounds is None or rounds >= len(training.merges):
+        return training
+    return bpe.Training(training.settings, training.corpus, training.merges[:rounds],
+                        f"cut at round {rounds} on the page")
+
+
+def scope_note_html(training: bpe.Training, rounds: int, cut: bool) -> str:
+    """What the downloads hold, in words."""
+    total = len(training.merges)
+    if cut and rounds < total:
+        return (f'<div class="bpe-note">The downloads hold rounds 1–{rounds:,} of {total:,}: '
+                "the tokenizer as the page shows it now.</div>")
+    return f'<div class="bpe-note">The downloads hold all {total:,} merges.</div>'
+
+
 class ExportDownload(pn.widgets.FileDownload):
     """A download whose callback returns None when there is nothing to send (having said why)."""
 
@@ -62,12 +84,15 @@ class DownloadsView(pn.viewable.Viewer):
     def __init__(self, state, **params):
         super().__init__(**params)
         self._state = state
+        self._cut = pn.widgets.Checkbox(name="only up to the selected round", css_classes=["download-cut"])
         button = dict(button_type="primary", button_style="outline", sizing_mode="stretch_width")
         self._layout = pn.Column(
+            self._cut,
+            html_pane(pn.bind(scope_note_html, state.param.training, state.param.round, self._cut), margin=(0, 10)),
             pn.Row(
-                pn.widgets.FileDownload(callback=lambda: io.StringIO(bpe.files.dumps(state.training)),
+                pn.widgets.FileDownload(callback=lambda: io.StringIO(bpe.files.dumps(self.training())),
                                         filename="tokenizer.json", label="tokenizer JSON", **button),
-                pn.widgets.FileDownload(callback=lambda: io.StringIO(merges_csv(state.training)),
+                pn.widgets.FileDownload(callback=lambda: io.StringIO(merges_csv(self.training())),
                                         filename="merges.csv", label="merge table CSV", **button),
                 sizing_mode="stretch_width",
             ),
@@ -84,10 +109,14 @@ class DownloadsView(pn.viewable.Viewer):
                               label=value.label + (" (zip)" if module.DOWNLOAD.endswith(".zip") else ""),
                               css_classes=[f"export-{value.name}"], disabled=problem.rx.bool(), **style)
 
+    def training(self) -> bpe.Training:
+        """What the buttons save: the last good training, all of it or up to the selected round."""
+        return up_to(self._state.training, self._state.round if self._cut.value else None)
+
     def _export(self, convert) -> io.BytesIO | None:
         """The converted tokenizer, or None after saying in the message line why the format cannot hold it."""
         try:
-            return io.BytesIO(convert(self._state.training.tokenizer))
+            return io.BytesIO(convert(self.training().tokenizer))
         except formats.FormatError as error:
             self._state.report(f"This tokenizer cannot be exported: {error}")
             return None
