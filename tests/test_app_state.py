@@ -341,6 +341,8 @@ def test_the_chart_marks_the_selected_round(app_state):
     svg = chart_view.chart_svg(app_state.training, 2)
     assert svg.startswith('<div class="bpe-chart-box"') and '<svg class="bpe-chart"' in svg and svg.endswith('</svg></div>')
     assert 'class="bpe-round-marker"' in svg
+    # Where rounds lie, for the page's click-to-go-to-a-round listener.
+    assert f'data-x0="{chart_view.LEFT:.1f}"' in svg and f'data-last="{app_state.rounds}"' in svg
     assert f"round 2: {app_state.training.tokens[2]} tokens, vocabulary {app_state.training.vocab_size(2)}" in svg
 
 

@@ -9,6 +9,7 @@ import dataclasses
 import math
 
 import panel as pn
+import param
 
 import bpe
 
@@ -82,7 +83,8 @@ def chart_svg(training: bpe.Training, rounds: int) -> str:
     # drawn legibly (.bpe-chart's min-width), so the page itself never does.
     return "".join(['<div class="bpe-chart-box" tabindex="0" role="group" aria-label="chart">',
                     f'<svg class="bpe-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-                    f'aria-label="corpus length and vocabulary size by round">',
+                    f'data-x0="{scales.x(0):.1f}" data-x1="{scales.x(scales.last):.1f}" data-last="{scales.last}" '
+                    f'aria-label="corpus length and vocabulary size by round; click a round to go to it">',
                     *_axes(scales), *_lines(scales, tokens, vocab), _marker(scales, tokens, vocab, rounds),
                     "</svg></div>"])
 
@@ -149,15 +151,40 @@ def merges_html(training: bpe.Training, rounds: int) -> str:
             f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
 
 
+class ChartClicks(pn.reactive.ReactiveHTML):
+    """Counts clicks on the chart and the round each one fell on (from the svg's data-x0, data-x1
+    and data-last); the listener is the browser's, only the round crosses to Python."""
+
+    clicked = param.List(default=[0, 0], doc="[clicks so far, the round of the last]")
+
+    _template = '<div id="clicks"></div>'
+    _scripts = {
+        "render": """
+          state.onclick = (event) => {
+            const svg = event.composedPath().find((node) => node.classList && node.classList.contains('bpe-chart'))
+            if (!svg) return
+            const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse())
+            const [x0, x1, last] = ['x0', 'x1', 'last'].map((key) => Number(svg.dataset[key]))
+            const round = Math.round(Math.min(Math.max((point.x - x0) / (x1 - x0), 0), 1) * last)
+            data.clicked = [data.clicked[0] + 1, round]
+          }
+          document.addEventListener('click', state.onclick)
+        """,
+        "remove": "document.removeEventListener('click', state.onclick)",
+    }
+
+
 class ChartView(pn.viewable.Viewer):
     """The trade-off chart beside the merge list."""
 
     def __init__(self, state, **params):
         super().__init__(**params)
+        clicks = ChartClicks(width=0, height=0, margin=0)
+        clicks.param.watch(lambda event: state.step(event.new[1] - state.round), "clicked")
         self._layout = pn.FlexBox(
             html_pane(pn.bind(chart_svg, state.param.training, state.param.round), css_classes=["bpe-chart-pane"]),
             html_pane(pn.bind(merges_html, state.param.training, state.param.round), css_classes=["bpe-merges-pane"]),
-            stylesheets=[BESIDE], sizing_mode="stretch_width",
+            clicks, stylesheets=[BESIDE], sizing_mode="stretch_width",
         )
 
     def __panel__(self):

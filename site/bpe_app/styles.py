@@ -70,6 +70,7 @@ table.bpe-candidates, table.bpe-merges { border-collapse: collapse; width: 100%;
 .bpe-message.bpe-error { background: var(--bpe-error-bg); border-color: #ff818266; color: var(--bpe-error); }
 .bpe-message.bpe-info { background: var(--bpe-info-bg); border-color: #54aeff66; color: var(--bpe-info); }
 .bpe-chart-box { overflow-x: auto; }
+.bpe-chart { cursor: pointer; }
 /* 12px labels stay at least 11px: the chart is drawn at 600px or wider, scrolling in its box. */
 .bpe-chart { width: 100%; min-width: 600px; height: auto; max-height: 340px; font: 12px system-ui, sans-serif; fill: var(--bpe-muted); }
 .bpe-chart .bpe-grid { stroke: var(--bpe-rule); }

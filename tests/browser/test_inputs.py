@@ -128,3 +128,19 @@ def test_play_at_the_last_round_starts_again_and_is_one_history_entry(shared):
     page.wait_for_timeout(1000)
     assert page.evaluate("() => history.length") == before + 1
     assert errors == []
+
+
+def test_clicking_the_chart_goes_to_that_round(shared):
+    page, errors = shared
+    caption = page.locator(".bpe-caption").first
+    expect(caption).to_contain_text("of 10")
+    chart = page.locator("svg.bpe-chart").first
+    chart.scroll_into_view_if_needed()
+    x0, x1 = (float(chart.get_attribute(name)) for name in ("data-x0", "data-x1"))
+    box = chart.bounding_box()
+    scale = box["width"] / 640
+    chart.click(position={"x": (x0 + (x1 - x0) * 0.7) * scale, "y": box["height"] / 2})
+    expect(caption).to_contain_text("Round 7 of 10")
+    chart.click(position={"x": x0 * scale, "y": box["height"] / 2})
+    expect(caption).to_contain_text("Round 0 of 10")
+    assert errors == []
