@@ -68,8 +68,7 @@ class SettingsView(pn.viewable.Viewer):
         upload.param.watch(uploaded, "value")
         upload.param.watch(renamed, "filename")
         state.param.watch(preset_loaded, "preset")
-        edited = pn.bind(lambda *inputs: state.edited, p.preset, p.upload_name,
-                         *[p[name] for name in TRAINING_INPUTS])
+        edited = pn.bind(lambda *inputs: state.edited, p.preset, *[p[name] for name in TRAINING_INPUTS])
         reload = widgets.Button(name="↺ back to the preset", css_classes=["reload-preset"], button_type="light",
                                 visible=edited, sizing_mode="stretch_width",
                                 description="Undo every edit: the preset's own corpus and settings.")

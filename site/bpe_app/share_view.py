@@ -121,7 +121,8 @@ class ShareView(pn.viewable.Viewer):
             return
         push = self._state.round != self._shown_round
         if self._state.playing:  # a whole play is one entry, so that back does not replay it round by round
-            push, self._played = push and not self._played, self._played or push
+            push = push and not self._played
+            self._played = self._played or push
         else:
             self._played = False
         self._write(push=push)

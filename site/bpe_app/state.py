@@ -130,7 +130,7 @@ class AppState(param.Parameterized):
             return
         self._trained_on = request
         self.busy = True
-        (self.schedule or run_now)(lambda: self._train(request))
+        (self.schedule or _now)(lambda: self._train(request))
 
     def _train(self, request: tuple) -> None:
         if request is not self._trained_on:
@@ -165,7 +165,7 @@ class AppState(param.Parameterized):
         if not self.compare or (self.reference is not None and self.reference.name == self.compare):
             return
         self.busy = True
-        (self.schedule or run_now)(lambda name=self.compare: self._loaded_reference(name))
+        (self.schedule or _now)(lambda name=self.compare: self._loaded_reference(name))
 
     def _loaded_reference(self, name: str) -> None:
         if name != self.compare:
@@ -221,6 +221,5 @@ class AppState(param.Parameterized):
         self.round = min(max(self.round + delta, 0), self.rounds)
 
 
-def run_now(work: Callable[[], None]) -> None:
-    """Run work at once (what `schedule` None means)."""
+def _now(work: Callable[[], None]) -> None:
     work()

@@ -9,7 +9,6 @@
 // ("bpe-shipped", at the end), so that inflating and checking 50 MB use the other core while
 // Pyodide starts.
 const bpeShipped = (() => {
-  const networkFetch = self.fetch.bind(self);  // the worker later routes self.fetch through us
   const sources = {};  // file -> "cache" | "network", for the console summary and the tests
 
   function hex(buffer) {
@@ -64,7 +63,7 @@ const bpeShipped = (() => {
       await cache.delete(url);  // damaged: ask the server again
       mode = "reload";
     }
-    const response = await networkFetch(url, { cache: mode });
+    const response = await fetch(url, { cache: mode });
     if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
     // Kept as it came (a full disk only means the next visit fetches it again).
     const keeping = cache ? cache.put(url, response.clone()).catch(() => {}) : Promise.resolve();

@@ -19,9 +19,9 @@ function sendPatch(patch, buffers, msg_id) {
   self.postMessage({ type: "patch", patch: patch, buffers: buffers });
 }
 
-// Every file Pyodide and the app need at start-up (Pyodide's wasm, its JS and stdlib, the lock, the
-// bundles) is fetched right away, all at once, while pyodide.js loads, by a worker of its own
-// running shipped.js (so inflating and checking them use the other core). Pyodide asks for its
+// Every file Pyodide and the app need at start-up is fetched right away, while pyodide.js loads, by
+// a worker of its own running shipped.js (so inflating and checking them use the other core):
+// Pyodide's own files (wasm, JS, stdlib, lock) together, then the bundles. Pyodide asks for its
 // files with fetch(), which is routed here for the shipped ones, so it gets them inflated and checked.
 const SHIPPED = CONFIG.shipped;  // path Pyodide or the worker asks for -> shipped entry
 const SHIPPED_JS = __SHIPPED_JS__;
