@@ -191,7 +191,7 @@ class Session:
         page.goto(url)
         page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=180_000)
         page.evaluate(PAGE_HARNESS)
-        self.worker = next(w for w in page.workers if re.search(r"/app\.[0-9a-f]+\.js$", w.url))
+        self.worker = next(w for w in page.workers if re.search(r"/app(\.[0-9a-f]+)?\.js$", w.url))
         self.worker.evaluate(WORKER_HARNESS)
         self.quiet(500)
 
@@ -588,6 +588,7 @@ def main() -> int:
     parser.add_argument("--train-reps", type=int, default=5, help="bpe.train repetitions per environment and session")
     parser.add_argument("--profile-steps", type=int, default=10,
                         help="cProfile this many 100 KB round changes in the worker at the end of each session (0: none)")
+    parser.add_argument("--dist", type=Path, help="measure this folder (say an older build's dist/) as it is")
     parser.add_argument("--json", type=Path, help="also write the raw results here")
     parser.add_argument("--no-doc", action="store_true", help=f"do not write {OUTPUT.relative_to(ROOT)}")
     parser.add_argument("--no-node", action="store_true", help="skip the Pyodide-under-Node comparison")
@@ -598,7 +599,8 @@ def main() -> int:
 
     load_start = os.getloadavg()
     build = load_build_script()
-    build.build()
+    if not args.dist:
+        build.build()
     fetch_sources()
     text = corpus_text()
     pyodide_dir = None if args.no_node or shutil.which("node") is None else build.fetch_pyodide()
@@ -606,7 +608,7 @@ def main() -> int:
     # Serve a private copy: other builds in the same checkout may replace dist/ meanwhile.
     with tempfile.TemporaryDirectory(prefix="bpe-site-") as tmp:
         served = Path(tmp) / "dist"
-        shutil.copytree(build.DIST, served)
+        shutil.copytree(args.dist or build.DIST, served)
         server = build.make_server(served, 0)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_address[1]}/"
@@ -624,7 +626,7 @@ def main() -> int:
     summary = summarize(runs)
     load_end = os.getloadavg()
 
-    pins = json.loads((ROOT / "site" / "build" / "pins.json").read_text())
+    pins = json.loads((ROOT / "site" / "bpe_build" / "pins.json").read_text())
     node_version = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip() if pyodide_dir else "–"
     git = lambda *a: subprocess.run(["git", *a], capture_output=True, text=True, cwd=ROOT).stdout.strip()  # noqa: E731
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
