@@ -65,6 +65,19 @@ class Tokenizer:
         self._split = splitter(settings.pretokenizer)
         self._cache: dict[int, dict[str, tuple[int | None, ...]]] = {}
 
+    def split(self, text: str) -> list[str]:
+        """The chunks the pre-tokenizer cuts `text` into: merges never cross them."""
+        return self._split(text)
+
+    def rank(self, left: int, right: int) -> int | None:
+        """The rank (from 0) of the merge joining `left` and `right`, or None if no merge does."""
+        return self._rank.get(pair(left, right))
+
+    def parents(self, token_id: int) -> tuple[int, ...]:
+        """The two tokens a merge joined into `token_id`; () for a base unit or a special."""
+        rank = token_id - self.first_merge_id
+        return tuple(self.merges[rank]) if 0 <= rank < len(self.merges) else ()
+
     def merge(self, seq: str, rounds: int | None = None) -> str:
         """Apply the first `rounds` merges (all by default) to one chunk's sequence.
 
@@ -137,10 +150,11 @@ class Tokenizer:
         if len(cache) + len(missing) > CACHE_LIMIT:
             cache.clear()
         for chunk in missing:
-            cache[chunk] = self._ids(self.merge(self.alphabet.sequence(chunk), limit))
+            cache[chunk] = self.ids(self.merge(self.alphabet.sequence(chunk), limit))
         return list(chain.from_iterable(map(cache.__getitem__, chunks)))
 
-    def _ids(self, seq: str) -> tuple[int | None, ...]:
+    def ids(self, seq: str) -> tuple[int | None, ...]:
+        """A sequence's ids; under a `chars` alphabet an unknown character is None."""
         ids = tuple(map(ord, seq))
         if not self.alphabet.byte_level and UNKNOWN in seq:
             return tuple(None if i == ord(UNKNOWN) else i for i in ids)
