@@ -3,19 +3,24 @@ from __future__ import annotations
 
 import panel as pn
 
-from .candidates_view import CandidatesView
 from .a11y import AccessibleNames
+from .actions import Actions
+from .candidates_view import CandidatesView
 from .chart_view import ChartView
 from .compare_view import CompareView
 from .corpus_view import CorpusView
 from .downloads import DownloadsView
 from .encoder_view import EncoderView
+from .inspector_view import InspectorView
 from .message_view import MessageView
 from .scrubber import Scrubber
 from .settings_view import SettingsView
 from .share_view import ShareView
 from .state import AppState
+from .stepper_view import StepperView
 from .styles import html_pane
+from .token_clicks import TokenClicks
+from .vocabulary_view import VocabularyView
 
 TITLE = "Byte pair encoding, merge by merge"
 INTRO = ("Training counts every adjacent pair of tokens in the corpus, fuses the most frequent pair into a new "
@@ -47,7 +52,7 @@ def later(work) -> None:
 
 
 def heading(text: str, level: int = 2) -> pn.pane.HTML:
-    size = "1.5em" if level == 1 else "1.17em"  # the page's one h1 is its title; sections are h2
+    size = {1: "1.5em", 2: "1.17em"}.get(level, "1em")  # the page's one h1 is its title; sections are h2
     return html_pane(f"<h{level} style='margin:0; font-size:{size}'>{text}</h{level}>", margin=(12, 10, 0, 10),
                      sizing_mode=None)
 
@@ -72,14 +77,19 @@ class App(pn.viewable.Viewer):
             heading("Corpus"), CorpusView(state),
             pn.FlexBox(
                 pn.Column(heading("Candidate pairs"), CandidatesView(state), css_classes=["bpe-half"]),
-                pn.Column(heading("Encode"), EncoderView(state), CompareView(state), css_classes=["bpe-half"]),
+                pn.Column(heading("Encode"), EncoderView(state), heading("Step by step", 3), StepperView(state),
+                          CompareView(state), css_classes=["bpe-half"]),
                 stylesheets=[FLEX], sizing_mode="stretch_width",
             ),
             ChartView(state),
+            heading("Vocabulary"), VocabularyView(state),
+            InspectorView(state),
             css_classes=["bpe-main"], sizing_mode="stretch_width",
         )
+        clicks, actions = TokenClicks(width=0, height=0, margin=0), Actions(state)
+        clicks.param.watch(lambda event: actions.do(*event.new[1:]), "event")
         # Side by side where there is room; on a phone the settings come first, then the rest.
-        self._layout = pn.FlexBox(sidebar, main, AccessibleNames(width=0, height=0, margin=0),
+        self._layout = pn.FlexBox(sidebar, main, AccessibleNames(width=0, height=0, margin=0), clicks,
                                   stylesheets=[FLEX], sizing_mode="stretch_width",
                                   flex_wrap="wrap", align_items="flex-start")
 

@@ -6,7 +6,10 @@ mark; bytes that are not a whole UTF-8 character are shown as hex. All text is e
 >>> label_html(b"walk ") + " " + label_html(b"\\xe3\\x81")
 'walk<span class="bpe-ws">␣</span> <span class="bpe-hex">e3 81</span>'
 >>> token_chip(257, b"<b>", new=True)
-'<span class="bpe-chip bpe-new" data-id="257" title="257: &quot;&lt;b&gt;&quot;" style="--h:60">&lt;b&gt;</span>'
+'<span class="bpe-chip bpe-new" data-id="257" title="257: &quot;&lt;b&gt;&quot;" style="--h:60" role="button" tabindex="0">&lt;b&gt;</span>'
+
+A chip opens the token inspector when clicked, or focused and Enter pressed (see `token_clicks`):
+`data-id` is its id, `data-vocab` names a real tokenizer's vocabulary (none: this tokenizer's).
 """
 from __future__ import annotations
 
@@ -62,11 +65,16 @@ def _text_html(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=8192)
-def token_chip(token_id: int, token: bytes, new: bool = False) -> str:
-    """One token as a chip; `new` marks a token the selected round's merge just made."""
+def token_chip(token_id: int, token: bytes, new: bool = False, vocab: str = "", focusable: bool = True) -> str:
+    """One token as a chip; `new` marks a token the selected round's merge just made.
+
+    `focusable` chips are buttons in the tab order. The corpus's thousands are not: its rows
+    are one stop, and the arrow keys move between their chips."""
     title = html.escape(f'{token_id}: "{token.decode("utf-8", "backslashreplace").translate(_TITLE_ESCAPES)}"')
     classes = "bpe-chip bpe-new" if new else "bpe-chip"
-    return (f'<span class="{classes}" data-id="{token_id}" title="{title}" style="--h:{hue(token_id)}">'
+    where = f' data-vocab="{html.escape(vocab)}"' if vocab else ""
+    button = ' role="button" tabindex="0"' if focusable else ""
+    return (f'<span class="{classes}" data-id="{token_id}"{where} title="{title}" style="--h:{hue(token_id)}"{button}>'
             f"{label_html(token)}</span>")
 
 
@@ -76,6 +84,6 @@ def unknown_chip(char: str) -> str:
     return f'<span class="bpe-chip bpe-unknown" data-id="unknown" title="{title}">{_text_html(char)}</span>'
 
 
-def chips_html(ids: list[int], vocab: list[bytes], new_id: int | None = None) -> str:
+def chips_html(ids: list[int], vocab: list[bytes], new_id: int | None = None, focusable: bool = True) -> str:
     """A run of chips for token ids; chips of `new_id` are highlighted."""
-    return "".join(token_chip(i, vocab[i], i == new_id) for i in ids)
+    return "".join(token_chip(i, vocab[i], i == new_id, "", focusable) for i in ids)

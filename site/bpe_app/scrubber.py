@@ -1,12 +1,15 @@
 """Moving through the rounds: a slider that can play, previous/next buttons, and the arrow keys."""
 from __future__ import annotations
 
+import json
+
 import panel as pn
 import param
 
 import bpe
 
 from .chips import token_chip
+from .token_clicks import OWN_KEYS
 from .styles import html_pane
 from .wording import plural
 
@@ -69,12 +72,13 @@ class ArrowKeys(pn.reactive.ReactiveHTML):
 
     _template = '<div id="keys"></div>'
     _scripts = {
-        "render": """
+        "render": f"const OWN_KEYS = {json.dumps(OWN_KEYS)}\n" + """
           state.onkey = (event) => {
             if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return
             const target = event.composedPath()[0]
             if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
                            || (target.getAttribute && target.getAttribute('role') === 'slider'))) return
+            if (event.composedPath().some((node) => node.classList && OWN_KEYS.some((name) => node.classList.contains(name)))) return
             if (event.key === 'ArrowLeft') data.left = data.left + 1
             else if (event.key === 'ArrowRight') data.right = data.right + 1
             else return

@@ -19,6 +19,7 @@ import bpe
 from bpe import real
 from bpe.options import ALPHABET, BUDGET, MIN_FREQUENCY, PRETOKENIZER, SPECIALS, TIE
 from bpe.presets import PRESETS
+from bpe.vocabulary import COLUMNS
 
 from . import real_tokenizers
 from .documents import SPLITS, InputError, decode_upload, documents_of
@@ -52,6 +53,20 @@ class AppState(param.Parameterized):
     reference = param.ClassSelector(class_=real.Encoding, doc="The real tokenizer `compare` names, once loaded.")
 
     upload_name = param.String(default="", doc="The file the corpus was last loaded from, if it was.")
+
+    inspected = param.Tuple(default=None, length=2, allow_None=True, doc="""
+        The token the inspector shows, as (vocabulary, id): "" for this tokenizer's vocabulary,
+        or the name of a real tokenizer; None while the inspector is closed.""")
+    encode_step = param.Integer(default=0, bounds=(0, None), doc="The step the encoder's stepper shows (0: base units).")
+    stepping = param.Boolean(default=False, doc="True while the stepper plays by itself.")
+
+    vocab_query = param.String(default="", doc="The vocabulary table shows tokens whose text holds this.")
+    vocab_sort = param.Selector(default="id", objects=list(COLUMNS), doc="The column the vocabulary table sorts by.")
+    vocab_descending = param.Boolean(default=False, doc="Largest first.")
+    vocab_page = param.Integer(default=0, bounds=(0, None), doc="The page of the vocabulary table shown, from 0.")
+    vocab_source = param.Selector(default="", objects=COMPARISONS, doc="""
+        The vocabulary the table shows: "" for this tokenizer's at the selected round, or a real
+        tokenizer's (choosing one also compares the encoder's text with it, which loads it).""")
 
     training = param.ClassSelector(class_=bpe.Training, doc="The last training that succeeded.")
     rounds = param.Integer(default=0, doc="How many merges the training learned: the last round.")
@@ -215,6 +230,66 @@ class AppState(param.Parameterized):
         self.playing = playing  # first: the jump back to round 0 is then part of the play
         if playing and self.rounds and self.round >= self.rounds:
             self.round = 0
+
+    def inspect(self, vocabulary: str, token_id: int) -> None:
+        """Open the inspector on a token; one that no vocabulary shown here has is ignored.
+
+        >>> state = AppState(preset="course")
+        >>> state.inspect("", 257)
+        >>> state.inspected
+        ('', 257)
+        >>> state.inspect("", 10**6)  # no such id
+        >>> state.inspect("o200k_base", 5)  # not loaded
+        >>> state.inspected
+        ('', 257)
+        """
+        if vocabulary:
+            size = len(self.reference.tokens) if self.reference is not None and self.reference.name == vocabulary else 0
+        else:
+            size = len(self.training.vocab)
+        if 0 <= token_id < size:
+            self.inspected = (vocabulary, token_id)
+
+    @param.depends("training", watch=True)
+    def _close_stale_inspector(self) -> None:
+        if self.inspected and not self.inspected[0] and self.inspected[1] >= len(self.training.vocab):
+            self.inspected = None
+
+    @param.depends("training", "round", "encode_text", watch=True)
+    def _restart_stepper(self) -> None:
+        """A new text, round or training has steps of its own: show them from the start."""
+        self.param.update(encode_step=0, stepping=False)
+
+    def step_encoding(self, delta: int, last: int) -> None:
+        """Move the stepper by `delta`, within 0 and `last`; playing stops at the end."""
+        self.encode_step = min(max(self.encode_step + delta, 0), last)
+        if self.encode_step >= last:
+            self.stepping = False
+
+    def sort_vocabulary(self, column: str) -> None:
+        """Sort the vocabulary table by `column`; the same column again reverses the order.
+
+        >>> state = AppState(preset="course")
+        >>> state.sort_vocabulary("now")  # counts sort largest first
+        >>> state.vocab_sort, state.vocab_descending
+        ('now', True)
+        >>> state.sort_vocabulary("now")
+        >>> state.vocab_descending
+        False
+        """
+        if column not in COLUMNS:
+            return
+        descending = not self.vocab_descending if column == self.vocab_sort else column in ("now", "count at birth", "bytes", "characters")
+        self.param.update(vocab_sort=column, vocab_descending=descending)
+
+    @param.depends("vocab_query", "vocab_sort", "vocab_descending", "vocab_source", "training", "round", watch=True)
+    def _first_vocabulary_page(self) -> None:
+        self.vocab_page = 0
+
+    @param.depends("vocab_source", watch=True)
+    def _compare_with_source(self) -> None:
+        if self.vocab_source:
+            self.compare = self.vocab_source
 
     def step(self, delta: int) -> None:
         """Move the selected round by `delta`, staying within 0 and the last round."""

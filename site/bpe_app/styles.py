@@ -82,6 +82,42 @@ table.bpe-counts { border-collapse: collapse; margin-top: 6px; font-size: 13px; 
 .bpe-note code { font-size: 12px; word-break: break-all; }
 .bpe-caption { font-size: 14px; color: var(--bpe-ink); }
 .bpe-caption .bpe-muted, .bpe-candidates .bpe-muted { color: var(--bpe-muted); }
+.bpe-chip[role="button"], .bpe-rows .bpe-chip, .bpe-vrow { cursor: pointer; }
+.bpe-muted { color: var(--bpe-muted); }
+/* The inspector floats in the window's corner, so the chip clicked stays in view; a sheet on a phone. */
+.bpe-inspector {
+  position: fixed; right: 16px; bottom: 16px; z-index: 1000; width: min(440px, calc(100vw - 32px));
+  max-height: min(72vh, 680px); overflow: auto; box-sizing: border-box; padding: 10px 14px;
+  background: var(--bpe-bg); color: var(--bpe-ink); border: 1px solid var(--bpe-line); border-radius: 8px;
+  box-shadow: 0 8px 28px rgba(0, 0, 0, 0.22); font-size: 14px;
+}
+@media (max-width: 700px) { .bpe-inspector { left: 8px; right: 8px; bottom: 8px; width: auto; max-height: 55vh; } }
+.bpe-close { float: right; border: none; background: none; font-size: 16px; cursor: pointer; color: var(--bpe-muted); padding: 2px 6px; }
+.bpe-action, .bpe-sort {
+  font: inherit; font-size: 13px; cursor: pointer; color: var(--bpe-ink); background: var(--bpe-subtle);
+  border: 1px solid var(--bpe-line); border-radius: 6px; padding: 2px 8px; margin: 2px 3px 2px 0; min-height: 28px;
+}
+.bpe-action:disabled { cursor: default; color: var(--bpe-muted); }
+.bpe-sort { border: none; background: none; padding: 2px 0; color: var(--bpe-muted); font-weight: 500; }
+.bpe-tree, .bpe-tree ul { list-style: none; margin: 0; padding-left: 20px; }
+.bpe-tree { padding-left: 0; }
+.bpe-tree li { position: relative; padding: 1px 0; }
+.bpe-tree ul li::before {
+  content: ""; position: absolute; left: -13px; top: 0; height: 0.95em; width: 10px;
+  border-left: 1px solid var(--bpe-mark); border-bottom: 1px solid var(--bpe-mark);
+}
+.bpe-tree .bpe-later { font-style: italic; }
+.bpe-text { font-family: ui-monospace, monospace; }
+.bpe-stepper { padding: 4px 0; }
+.bpe-step-chips { display: flex; flex-wrap: wrap; align-items: center; min-height: 28px; }
+.bpe-step-controls { display: flex; flex-wrap: wrap; align-items: center; gap: 2px; }
+.bpe-chunk { display: inline-flex; flex-wrap: wrap; margin-right: 6px; padding: 1px; border-bottom: 2px solid var(--bpe-rule); }
+table.bpe-vocab { border-collapse: collapse; width: 100%; font-size: 13px; }
+.bpe-vocab th, .bpe-vocab td { padding: 2px 6px; border-bottom: 1px solid var(--bpe-rule); text-align: left; white-space: nowrap; }
+.bpe-vocab th { position: sticky; top: 0; background: var(--bpe-bg); color: var(--bpe-muted); font-weight: 500; }
+.bpe-vocab .bpe-num { text-align: right; font-variant-numeric: tabular-nums; }
+.bpe-vocab tr.bpe-vrow:hover td { background: var(--bpe-subtle); }
+.bpe-hexcol { font: 12px ui-monospace, monospace; color: var(--bpe-muted); }
 """
 
 

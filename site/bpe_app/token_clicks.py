@@ -1,0 +1,113 @@
+"""The page's clicks and keys on tokens and explanations, as one stream of events for Python.
+
+One listener on the document serves every pane: a click on a chip (or a vocabulary row), or
+Enter on a focused one, asks to inspect it; a click on an element with `data-action` sends
+that action and its `data-value` (the inspector's close and "go to round" buttons, the stepper's
+buttons). Only these small events cross to Python, so it works the same under `panel serve`
+and in the Pyodide worker.
+
+Keys: ← and → move focus between the chips of one pane (Enter on the corpus's rows enters them),
+and step the stepper while it has focus; Escape closes the inspector. The scrubber's own arrow
+keys (`scrubber.ArrowKeys`) leave those alone.
+"""
+from __future__ import annotations
+
+import panel as pn
+import param
+
+#: Classes of the elements whose arrow keys are this listener's, not the scrubber's.
+OWN_KEYS = ("bpe-chip", "bpe-vrow", "bpe-stepper")
+
+
+class TokenClicks(pn.reactive.ReactiveHTML):
+    """`event` is [events so far, kind, value, vocabulary]: kind "inspect" (value the id), "step"
+    (value the stepper's total of ← and → presses, which coalesced events cannot lose), or a
+    `data-action` name (value its `data-value`)."""
+
+    event = param.List(default=[0, "", "", ""])
+
+    _template = '<div id="clicks"></div>'
+    _scripts = {
+        "render": """
+          const has = (node, name) => node && node.classList && node.classList.contains(name)
+          const send = (kind, value, vocab) => { data.event = [data.event[0] + 1, kind, String(value), vocab || ''] }
+          const tokenOf = (path) => path.find((node) => (has(node, 'bpe-chip') || has(node, 'bpe-vrow'))
+                                                        && node.dataset.id !== undefined && node.dataset.id !== 'unknown')
+          const deepFind = (selector, root = document) => {
+            const found = root.querySelector(selector)
+            if (found) return found
+            for (const node of root.querySelectorAll('*')) {
+              const inner = node.shadowRoot && deepFind(selector, node.shadowRoot)
+              if (inner) return inner
+            }
+            return null
+          }
+          // After a keyboard request, move focus to the inspector once it is drawn.
+          const focusInspector = (id, tries = 0) => {
+            const card = deepFind('.bpe-inspector[data-id="' + id + '"]')
+            if (card) card.focus()
+            else if (tries < 60) setTimeout(() => focusInspector(id, tries + 1), 50)
+          }
+          // A pane redrawn by Python replaces the element that had focus: its successor (`selector` in
+          // the same shadow root) takes focus at once, in the microtask after the redraw, before any
+          // further key can reach the page (where ← and → would move the round instead).
+          const keepFocus = (old, ...selectors) => {
+            const root = old.getRootNode()
+            const observer = new MutationObserver(() => {
+              if (old.isConnected) return
+              const now = selectors.map((selector) => root.querySelector(selector)).find((node) => node)
+              if (now) now.focus()
+              observer.disconnect()
+            })
+            observer.observe(root, { childList: true, subtree: true })
+            setTimeout(() => observer.disconnect(), 10000)
+          }
+          state.stepTotal = 0
+          state.onclick = (event) => {
+            const path = event.composedPath()
+            const action = path.find((node) => node.dataset && node.dataset.action)
+            if (action) {
+              const kind = '[data-action="' + action.dataset.action + '"]'
+              send(action.dataset.action, action.dataset.value || '')
+              keepFocus(action, kind + '[data-value="' + (action.dataset.value || '') + '"]', kind)
+              return
+            }
+            const token = tokenOf(path)
+            if (token) send('inspect', token.dataset.id, token.dataset.vocab)
+          }
+          state.onkey = (event) => {
+            if (event.altKey || event.ctrlKey || event.metaKey) return
+            const path = event.composedPath()
+            const target = path[0]
+            if (!target || !target.classList) return
+            const token = has(target, 'bpe-chip') || has(target, 'bpe-vrow') ? tokenOf([target]) : null
+            if (event.key === 'Escape' && path.some((node) => has(node, 'bpe-inspector'))) {
+              send('close', '')
+              if (state.opener && state.opener.isConnected) state.opener.focus()
+            } else if (token && (event.key === 'Enter' || event.key === ' ')) {
+              state.opener = target
+              send('inspect', token.dataset.id, token.dataset.vocab)
+              focusInspector(token.dataset.id)
+            } else if (has(target, 'bpe-rows') && event.key === 'Enter') {
+              const first = target.querySelector('.bpe-chip')
+              if (first) { first.tabIndex = -1; first.focus() }
+            } else if ((has(target, 'bpe-chip') || has(target, 'bpe-vrow'))
+                       && ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(event.key)) {
+              const kind = has(target, 'bpe-vrow') ? '.bpe-vrow' : '.bpe-chip'
+              const all = [...target.getRootNode().querySelectorAll(kind)]
+              const forward = event.key === 'ArrowRight' || event.key === 'ArrowDown'
+              const next = all[all.indexOf(target) + (forward ? 1 : -1)]
+              if (next) { if (!next.hasAttribute('tabindex')) next.tabIndex = -1; next.focus() }
+            } else if (has(target, 'bpe-stepper') && ['ArrowLeft', 'ArrowRight'].includes(event.key)) {
+              state.stepTotal += event.key === 'ArrowRight' ? 1 : -1
+              send('step', state.stepTotal)
+              keepFocus(target, '.bpe-stepper')
+            } else return
+            event.preventDefault()
+          }
+          document.addEventListener('click', state.onclick)
+          document.addEventListener('keydown', state.onkey)
+        """,
+        "remove": "document.removeEventListener('click', state.onclick); "
+                  "document.removeEventListener('keydown', state.onkey)",
+    }
