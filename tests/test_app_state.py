@@ -521,3 +521,16 @@ def test_downloads_hold_all_merges_or_only_those_up_to_the_selected_round():
     assert [m.id for m in saved.merges] == [m.id for m in state.training.merges[:3]]
     assert len(csv_button.callback().getvalue().splitlines()) == 1 + 3
     assert "rounds 1–3 of 10" in downloads.scope_note_html(state.training, 3, True)
+
+
+def test_the_preset_menu_says_when_the_corpus_is_the_persons_and_reloads_its_own_preset():
+    from bpe_app.settings_view import YOURS, preset_menu
+    state = AppState(preset="course")
+    menu = preset_menu(state)
+    assert menu.value == "course"
+    state.corpus_text = "my own words"
+    assert menu.value == YOURS and list(menu.options)[0] == "your corpus (settings from course)"
+    menu.value = "course"  # the menu's own preset, chosen again: the edit is undone
+    assert not state.edited and menu.value == "course" and YOURS not in menu.options.values()
+    menu.value = "explainer"
+    assert state.preset == "explainer" and menu.value == "explainer"

@@ -87,3 +87,30 @@ def unknown_chip(char: str) -> str:
 def chips_html(ids: list[int], vocab: list[bytes], new_id: int | None = None, focusable: bool = True) -> str:
     """A run of chips for token ids; chips of `new_id` are highlighted."""
     return "".join(token_chip(i, vocab[i], i == new_id, "", focusable) for i in ids)
+
+
+def grouped_chips(chips: list[str], tokens: list[bytes]) -> str:
+    """Chips in a row, the chips of a character split across tokens boxed together under that character.
+
+    A token of a byte-level vocabulary can hold part of a character (one of 東's three bytes, say);
+    the box shows which character its bytes belong to, as tiktokenizer groups a split grapheme.
+
+    >>> grouped_chips(["A", "B", "C"], [b"x", "東".encode()[:2], "東".encode()[2:]])
+    'A<span class="bpe-split" title="東: 3 bytes over 2 tokens"><span class="bpe-split-chips">BC</span><span class="bpe-split-char">東</span></span>'
+    """
+    out, group, held = [], [], b""
+    for chip, token in zip(chips, tokens):
+        group.append(chip)
+        held += token
+        try:
+            whole = held.decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # the group ends inside a character: the next token holds the rest
+        if len(group) > 1:
+            title = html.escape(f"{whole}: {len(held)} bytes over {len(group)} tokens")
+            out.append(f'<span class="bpe-split" title="{title}"><span class="bpe-split-chips">{"".join(group)}</span>'
+                       f'<span class="bpe-split-char">{_text_html(whole)}</span></span>')
+        else:
+            out.append(group[0])
+        group, held = [], b""
+    return "".join(out) + "".join(group)

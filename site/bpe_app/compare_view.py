@@ -12,7 +12,7 @@ import panel as pn
 import bpe
 from bpe import real
 
-from .chips import token_chip
+from .chips import grouped_chips, token_chip
 from .encoder_view import tokens_html
 from .state import COMPARISONS
 from .styles import html_pane
@@ -27,7 +27,7 @@ def compare_html(training: bpe.Training, rounds: int, text: str, name: str, refe
     if reference is None or reference.name != name:
         return f'<div class="bpe-compare"><div class="bpe-note">Loading {html.escape(LABELS[name])}…</div></div>'
     ids = reference.encode_ordinary(text)
-    chips = "".join(token_chip(i, reference.tokens[i], vocab=name) for i in ids)
+    chips = grouped_chips([token_chip(i, reference.tokens[i], vocab=name) for i in ids], [reference.tokens[i] for i in ids])
     try:
         ours = len(training.tokenizer.encode(text, rounds=rounds))
     except ValueError:  # a lone surrogate, which UTF-8 cannot encode

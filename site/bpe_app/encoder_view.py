@@ -8,7 +8,7 @@ import param
 
 import bpe
 
-from .chips import token_chip, unknown_chip
+from .chips import grouped_chips, token_chip, unknown_chip
 from .styles import html_pane
 from .wording import plural
 
@@ -33,8 +33,10 @@ def encoding_html(training: bpe.Training, text: str, rounds: int) -> str:
         pieces = tokenizer.pieces(text, rounds=rounds)
     except ValueError as error:  # a lone surrogate, which UTF-8 cannot encode
         return f'<div class="bpe-encoded"></div><div class="bpe-note">{html.escape(str(error))}</div>'
-    chips = "".join(unknown_chip(piece) if i is None else token_chip(i, tokenizer.vocab[i]) for i, piece in pieces)
-    return tokens_html(chips, [i for i, _ in pieces], text)
+    chips = [unknown_chip(piece) if i is None else token_chip(i, tokenizer.vocab[i]) for i, piece in pieces]
+    if tokenizer.alphabet.byte_level:  # only bytes can split a character
+        return tokens_html(grouped_chips(chips, [tokenizer.vocab[i] for i, _ in pieces]), [i for i, _ in pieces], text)
+    return tokens_html("".join(chips), [i for i, _ in pieces], text)
 
 
 def tokens_html(chips: str, ids: list[int | None], text: str) -> str:

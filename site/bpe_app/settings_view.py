@@ -9,6 +9,7 @@ from bpe.options import ALPHABET, BUDGET, DOCUMENTS, MIN_FREQUENCY, PRETOKENIZER
 from bpe.presets import PRESETS
 
 from .documents import MAX_CORPUS_BYTES, megabytes
+from .inputs import preset_inputs
 from .state import TRAINING_INPUTS
 from .styles import html_pane
 
@@ -34,6 +35,50 @@ def preset_description(name: str, edited: bool = False, upload_name: str = "", c
     how = "uploaded" if upload_name else "edited"
     return (f'<div class="bpe-note">{what}{len(corpus_text):,} characters, {how}. '
             f'The other settings start from {html.escape(name)}.</div>')
+
+
+#: The menu's value while the corpus on screen is no preset's.
+YOURS = ""
+
+
+def preset_options(preset: str, corpus_edited: bool) -> dict[str, str]:
+    """The preset menu's choices (label -> preset); while the corpus is the person's, one more, first, says so.
+
+    >>> list(preset_options("course", True))[0], "course" in preset_options("course", False)
+    ('your corpus (settings from course)', True)
+    """
+    options = {name: name for name in PRESETS}
+    return {f"your corpus (settings from {preset})": YOURS, **options} if corpus_edited else options
+
+
+def preset_menu(state) -> pn.widgets.Select:
+    """The preset menu, which never names a preset whose corpus is not the one on screen.
+
+    Choosing the current preset again reloads it (after an edit, that is a change of the menu's value)."""
+    syncing = []
+    menu = pn.widgets.Select(name="Preset", css_classes=["preset-select"], sizing_mode="stretch_width",
+                             description="A corpus and settings to start from; choosing one undoes every edit.")
+
+    def show(*events) -> None:
+        yours = state.corpus_text != preset_inputs(state.preset)["corpus_text"]
+        syncing.append(True)
+        try:
+            menu.param.update(options=preset_options(state.preset, yours), value=YOURS if yours else state.preset)
+        finally:
+            syncing.clear()
+
+    def chosen(event) -> None:
+        if syncing or event.new == YOURS:
+            return
+        if event.new == state.preset:
+            state.reload_preset()
+        else:
+            state.preset = event.new
+
+    show()
+    state.param.watch(show, ["preset", "corpus_text"])
+    menu.param.watch(chosen, "value")
+    return menu
 
 
 class SettingsView(pn.viewable.Viewer):
@@ -78,8 +123,7 @@ class SettingsView(pn.viewable.Viewer):
         budget_size = widgets.IntInput.from_param(p.budget_size, name="how many", width=110,
                                                   disabled=p.budget.rx().rx.pipe(lambda budget: not BUDGET.labelled(budget).field), css_classes=["budget-size"])
         self._layout = pn.Column(
-            widgets.Select.from_param(p.preset, name="Preset", css_classes=["preset-select"],
-                                      sizing_mode="stretch_width"),
+            preset_menu(state),
             html_pane(pn.bind(preset_description, p.preset, edited, p.upload_name, p.corpus_text), margin=(0, 10)),
             reload,
             widgets.TextAreaInput.from_param(

@@ -14,7 +14,7 @@ import panel as pn
 import bpe
 from bpe.steps import Step, encode_steps, pairs_left
 
-from .chips import token_chip, unknown_chip
+from .chips import grouped_chips, token_chip, unknown_chip
 from .styles import html_pane
 from .wording import plural
 
@@ -28,16 +28,16 @@ PLAY_INTERVAL = 900
 
 @functools.lru_cache(maxsize=4)
 def steps_of(training: bpe.Training, text: str, rounds: int) -> tuple[list[Step], str]:
-    """The steps for (the first TEXT_LIMIT characters' worth of chunks of) `text`, and the text stepped."""
-    tokenizer = training.tokenizer
-    chunks, used = [], 0
-    for chunk in tokenizer.split(text):
-        if used + len(chunk) > TEXT_LIMIT and chunks:
-            break
-        chunks.append(chunk)
-        used += len(chunk)
-    stepped = "".join(chunks)
-    return encode_steps(tokenizer, stepped, rounds), stepped
+    """The steps for the start of `text` (whole chunks, at most TEXT_LIMIT characters; or just the
+    first TEXT_LIMIT characters, when the first chunk is longer), and that start."""
+    stepped, used = text[:TEXT_LIMIT], 0
+    if len(text) > TEXT_LIMIT:
+        for chunk in training.tokenizer.split(text):
+            if used + len(chunk) > TEXT_LIMIT:
+                break
+            used += len(chunk)
+        stepped = text[:used] or stepped
+    return encode_steps(training.tokenizer, stepped, rounds), stepped
 
 
 def last_step(training: bpe.Training, text: str, rounds: int) -> int:
@@ -76,7 +76,8 @@ def stepper_html(training: bpe.Training, text: str, rounds: int, step: int, play
 def _chips(training: bpe.Training, chunk: tuple[int | None, ...], made: int | None, unknown) -> str:
     """A chunk's chips, the tokens `made` by the step outlined; `unknown` gives the characters of the ids None."""
     vocab = training.vocab
-    return "".join(unknown_chip(next(unknown)) if i is None else token_chip(i, vocab[i], i == made) for i in chunk)
+    chips = [unknown_chip(next(unknown)) if i is None else token_chip(i, vocab[i], i == made) for i in chunk]
+    return grouped_chips(chips, [vocab[i] for i in chunk]) if training.alphabet.byte_level else "".join(chips)
 
 
 def _controls(step: int, last: int, playing: bool) -> str:
@@ -98,9 +99,10 @@ def step_words(training: bpe.Training, steps: list[Step], step: int, rounds: int
     if step == 0:
         start = steps[0]
         unit = "byte" if training.alphabet.byte_level else "character"
-        words = (f"The text starts as {plural(len(start.ids), unit)} in {plural(len(start.chunks), 'chunk')}. "
-                 f"The encoder walks the first {plural(rounds, 'rule')} by rank, the order training learned them, "
-                 "and applies each wherever it matches.")
+        words = f"The text starts as {plural(len(start.ids), unit)} in {plural(len(start.chunks), 'chunk')}."
+        if rounds:
+            words += (f" The encoder walks the first {plural(rounds, 'rule')} by rank, the order training learned "
+                      "them, and applies each wherever it matches.")
     else:
         shown = steps[step]
         left, right = training.tokenizer.merges[shown.rank]

@@ -108,6 +108,10 @@ table.bpe-counts { border-collapse: collapse; margin-top: 6px; font-size: 13px; 
 }
 .bpe-tree .bpe-later { font-style: italic; }
 .bpe-text { font-family: ui-monospace, monospace; }
+.bpe-split { display: inline-flex; flex-direction: column; align-items: center; margin: 0 1px;
+  border: 1px dashed var(--bpe-hexc); border-radius: 5px; }
+.bpe-split-chips { display: inline-flex; }
+.bpe-split-char { font-size: 12px; line-height: 1.1; color: var(--bpe-hexc); }
 .bpe-stepper { padding: 4px 0; }
 .bpe-step-chips { display: flex; flex-wrap: wrap; align-items: center; min-height: 28px; }
 .bpe-step-controls { display: flex; flex-wrap: wrap; align-items: center; gap: 2px; }

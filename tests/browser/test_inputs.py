@@ -49,6 +49,8 @@ def test_an_upload_says_whose_corpus_is_shown_until_a_preset_is_chosen(shared):
     upload(page, "my notes.txt", b"walk walked walking talk")
     expect(page.get_by_text("my notes.txt: 24 characters, uploaded.")).to_be_visible()
     select = page.locator(".preset-select select").first
+    # The menu no longer names a preset whose corpus this is not.
+    expect(select.locator("option:checked")).to_have_text(re.compile(r"^your corpus \(settings from "))
     select.select_option("course")
     expect(page.get_by_text("my notes.txt: 24 characters")).to_have_count(0)
     # The file chooser no longer names a file the corpus is not from.
