@@ -262,6 +262,18 @@ class Session:
 
     def prepare_100k(self, text: str) -> dict:
         """Settings for the 100 KB training, then paste the corpus and time the retraining it starts."""
+        self.configure()
+        editor = self.page.locator(".corpus-input textarea").first
+        editor.fill(text)  # value_input reaches the worker; `value` (what trains) only on blur
+        self.quiet(500)
+        timing = self.step(".bpe-caption", lambda: editor.evaluate(
+            "(box) => { window.bpeBench.input = performance.now(); box.blur(); }"),
+            wanted=rf"Round \d+ of {MERGES}:", quiet=TRAIN_QUIET_MS)
+        assert self.rounds()[1] == MERGES, self.caption()
+        return timing
+
+    def configure(self) -> None:
+        """The settings of the large trainings (SETTINGS, SPLIT and MERGES merges)."""
         for label, value in (("Alphabet", SETTINGS["alphabet"]), ("Pre-tokenizer", SETTINGS["pretokenizer"]),
                              ("Tie rule", SETTINGS["tie"]), ("Special tokens", SETTINGS["specials"]),
                              ("Documents", SPLIT), ("Budget", "merges")):
@@ -272,14 +284,6 @@ class Session:
                 box.fill(str(value))
                 box.press("Enter")
                 self.quiet(500)
-        editor = self.page.locator(".corpus-input textarea").first
-        editor.fill(text)  # value_input reaches the worker; `value` (what trains) only on blur
-        self.quiet(500)
-        timing = self.step(".bpe-caption", lambda: editor.evaluate(
-            "(box) => { window.bpeBench.input = performance.now(); box.blur(); }"),
-            wanted=rf"Round \d+ of {MERGES}:", quiet=TRAIN_QUIET_MS)
-        assert self.rounds()[1] == MERGES, self.caption()
-        return timing
 
     def jump_home(self) -> None:
         """Home on the slider's handle: round 0."""

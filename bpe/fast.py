@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter, defaultdict
+from collections.abc import Generator
 
 from .merge import Merge, Result
 from .options import TieRule
@@ -113,17 +114,39 @@ def _merge_once(chunk: str, at: int, pair: str, token: str, weight: int, delta: 
 
 def train(chunks, counts, vocab, first_id, tie, min_frequency, max_merges) -> Result:
     """Learn up to max_merges merges; `vocab` (id -> bytes) is extended in place."""
+    return collect(learn(chunks, counts, vocab, first_id, tie, min_frequency, max_merges))
+
+
+def collect(steps: Generator[Merge, None, str]) -> Result:
+    """Every merge `learn` yields, and the reason it returns."""
+    merges = []
+    while True:
+        try:
+            merges.append(next(steps))
+        except StopIteration as done:
+            return Result(merges, done.value)
+
+
+def learn(chunks, counts, vocab, first_id, tie, min_frequency, max_merges) -> Generator[Merge, None, str]:
+    """`train`, one merge at a time: yields each merge as it is learned and returns why it stopped,
+    so that a caller can report progress, or stop early, between any two merges.
+
+    >>> from bpe.options import TIE
+    >>> steps = learn(["abab"], [1], [bytes([i]) for i in range(256)], 256, TIE.choose("smallest"), 1, 5)
+    >>> next(steps).id, next(steps).id
+    (256, 257)
+    """
     chunks = list(chunks)
     state = _Counts(chunks, counts, tie, vocab)
-    merges: list[Merge] = []
-    while len(merges) < max_merges:
+    merges = 0
+    while merges < max_merges:
         found = state.best()
         if found is None:
-            return Result(merges, "no pairs left")
+            return "no pairs left"
         pair, count = found
         if count < min_frequency:
-            return Result(merges, f"the best pair occurs {count} times, below the minimum of {min_frequency}")
-        new_id = first_id + len(merges)
+            return f"the best pair occurs {count} times, below the minimum of {min_frequency}"
+        new_id = first_id + merges
         token = chr(new_id)
         delta: dict[str, int] = defaultdict(int)
         replaced = 0
@@ -134,6 +157,8 @@ def train(chunks, counts, vocab, first_id, tie, min_frequency, max_merges) -> Re
                 state.where[new].add(i)
         left, right = pair_ids(pair)
         vocab.append(vocab[left] + vocab[right])  # before apply(): the tie key of new pairs reads it
-        merges.append(Merge(len(merges), left, right, new_id, count, replaced, state.histogram[count]))
+        merge = Merge(merges, left, right, new_id, count, replaced, state.histogram[count])
         state.apply(delta)
-    return Result(merges, "budget reached")
+        merges += 1
+        yield merge
+    return "budget reached"

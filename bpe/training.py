@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import Counter, OrderedDict, defaultdict
+from collections.abc import Generator
 from typing import NamedTuple
 
 from . import fast, reference
@@ -147,12 +148,53 @@ def _replay(merge: Merge, chunks: list[str], counts: dict[str, int], weights: li
 
 def train(documents: list[str], settings: Settings, algorithm: str = "fast") -> Training:
     """Train on documents (each one a barrier merges never cross)."""
+    corpus, arguments = _prepare(documents, settings)
+    result = ALGORITHMS[algorithm](*arguments)
+    return _training(settings, corpus, result.merges, result.stopped)
+
+
+def training_steps(documents: list[str], settings: Settings) -> Generator[tuple[int, int], None, Training]:
+    """`train` (the fast trainer) one merge at a time: yields (merges learned, merges the budget
+    asks for, 0 for no limit) once the corpus is counted and after each merge, and returns the
+    Training. A caller can report progress between merges, or stop.
+
+    >>> steps = training_steps(["aaab"], Settings(pretokenizer="none", min_frequency=1, merges=2))
+    >>> list(steps)
+    [(0, 2), (1, 2), (2, 2)]
+    """
+    corpus, arguments = _prepare(documents, settings)
+    asked = arguments[-1] if settings.merges is not None or settings.vocab_size is not None else 0
+    steps, merges = fast.learn(*arguments), []
+    yield 0, asked
+    while True:
+        try:
+            merges.append(next(steps))
+        except StopIteration as done:
+            return _training(settings, corpus, merges, done.value)
+        yield len(merges), asked
+
+
+def run(steps: Generator[tuple[int, int], None, Training]) -> Training:
+    """The Training a `training_steps` generator returns, all steps taken.
+
+    >>> run(training_steps(["aaab"], Settings(pretokenizer="none", min_frequency=1, merges=2))).tokens
+    [4, 3, 2]
+    """
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def _prepare(documents: list[str], settings: Settings) -> tuple[Corpus, tuple]:
+    """The corpus, and a trainer's arguments for it."""
     corpus = Corpus.build(documents, settings.alphabet, settings.pretokenizer)
     first_id = settings.first_merge_id(len(corpus.alphabet.symbols))
     vocab = base_vocab(settings, corpus.alphabet)
-    result = ALGORITHMS[algorithm](
-        corpus.chunks, corpus.counts, vocab, first_id,
-        settings.tie_rule, settings.min_frequency, settings.max_merges(first_id),
-    )
-    stopped = result.stopped if corpus.chunks else "the corpus is empty"
-    return Training(settings, corpus, result.merges, stopped)
+    return corpus, (corpus.chunks, corpus.counts, vocab, first_id, settings.tie_rule, settings.min_frequency,
+                    settings.max_merges(first_id))
+
+
+def _training(settings: Settings, corpus: Corpus, merges: list[Merge], stopped: str) -> Training:
+    return Training(settings, corpus, merges, stopped if corpus.chunks else "the corpus is empty")

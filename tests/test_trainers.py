@@ -1,7 +1,12 @@
 """The fast trainer and the reference give the same answer in every configuration."""
+import itertools
+
+import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
 import bpe
+from bpe.presets import PRESETS
+from bpe.training import run, training_steps
 from bpe.pretokenize import PRETOKENIZERS
 from bpe.settings import ALPHABETS, TIES
 
@@ -106,3 +111,14 @@ def test_scrubbing_in_any_order_gives_the_same_states():
         expected_chunks, expected_counts = fresh._state_from_scratch(k)
         assert t.chunks(k) == expected_chunks
         assert t._state(k)[1] == expected_counts
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_training_step_by_step_learns_what_train_learns(name):
+    preset = PRESETS[name]
+    steps = training_steps(preset.documents, preset.settings)
+    seen = [done for done, _ in itertools.islice(steps, 2)]
+    training = run(steps)
+    assert seen == [0, 1]
+    assert training.merges == bpe.train(preset.documents, preset.settings).merges
+    assert training.stopped == bpe.train(preset.documents, preset.settings).stopped

@@ -1,6 +1,8 @@
 """The whole page: settings on the left; the round, the corpus, the pairs, the encoder and the chart on the right."""
 from __future__ import annotations
 
+import inspect
+
 import panel as pn
 
 from .a11y import AccessibleNames
@@ -13,6 +15,7 @@ from .downloads import DownloadsView
 from .encoder_view import EncoderView
 from .inspector_view import InspectorView
 from .message_view import MessageView
+from .progress_view import ProgressView
 from .scrubber import Scrubber
 from .settings_view import SettingsView
 from .share_view import ShareView
@@ -43,10 +46,13 @@ def later(work) -> None:
     """Run `work` once the current event is handled: the page then shows `busy` while it runs.
 
     Panel holds a document's changes while it handles an event, so a training run inside the
-    event would send `busy` on and off together, after the work."""
+    event would send `busy` on and off together, after the work. `work` may return a coroutine
+    (a training in slices): it is then awaited, outside the hold, so its progress is sent as it goes."""
     async def run() -> None:
         with pn.io.hold():
-            work()
+            result = work()
+        if inspect.isawaitable(result):
+            await result
 
     pn.state.execute(run)
 
@@ -62,15 +68,14 @@ class App(pn.viewable.Viewer):
         super().__init__(**params)
         self.state = state = state or AppState()
         state.schedule = later  # from now on, trainings run after the event that asked for them
-        busy = pn.indicators.LoadingSpinner(value=state.param.busy, visible=state.param.busy, size=22,
-                                            align="center", name="training…")
+        state.hold = pn.io.hold
         sidebar = pn.Column(
             heading("Settings"), SettingsView(state), heading("Download"), DownloadsView(state),
             heading("Share"), ShareView(state),
             css_classes=["bpe-sidebar"], sizing_mode="stretch_width",
         )
         main = pn.Column(
-            pn.Row(heading(TITLE, 1), busy),
+            pn.Row(heading(TITLE, 1), ProgressView(state)),
             html_pane(f'<div class="bpe-note">{INTRO}</div>'),
             MessageView(state),
             Scrubber(state),

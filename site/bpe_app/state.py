@@ -11,12 +11,16 @@ Every view reads from an `AppState` and writes only to its inputs; none talks to
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from collections.abc import Callable
 
 import param
 
 import bpe
 from bpe import real
+from bpe.training import run, training_steps
 from bpe.options import ALPHABET, BUDGET, MIN_FREQUENCY, PRETOKENIZER, SPECIALS, TIE
 from bpe.presets import PRESETS
 from bpe.vocabulary import COLUMNS
@@ -25,6 +29,8 @@ from . import real_tokenizers
 from .documents import SPLITS, InputError, decode_upload, documents_of
 from .inputs import BUDGETS, DEFAULT_BUDGET_SIZE, SETTING_INPUTS, early_stop_note, preset_inputs, sentence, training_settings
 
+#: Seconds a training runs between two looks at the page's events (see `AppState.schedule`).
+SLICE = 0.1
 #: The preset the page opens with: the explainer's walk/talk corpus once it ships.
 DEFAULT_PRESET = "explainer" if "explainer" in PRESETS else "from-scratch"
 #: The inputs whose change retrains.
@@ -73,10 +79,19 @@ class AppState(param.Parameterized):
     message = param.String(default="", doc="What went wrong with the latest input, or why training stopped early.")
     message_kind = param.Selector(default="error", objects=["error", "info"])
     busy = param.Boolean(default=False, doc="True while training.")
+    training_now = param.Boolean(default=False, doc="True while a training runs in slices: it can be cancelled.")
+    progress = param.Tuple(default=(0, 0, 0.0), length=3, doc="""
+        While a training runs in slices (see `schedule`): (merges learned, merges the budget asks
+        for, 0 for no limit, seconds so far).""")
     playing = param.Boolean(default=False, doc="True while the rounds play by themselves (▶).")
     schedule = param.Callable(default=None, doc="""
-        Runs a training: None trains at once. The page passes a function that trains a moment
-        later, so that `busy` reaches the browser before training starts.""")
+        Runs a training: None trains at once. The page passes a function that runs the work it is
+        given a moment later, so that `busy` reaches the browser first; a training is then given as
+        a coroutine that trains in slices of SLICE seconds and, between them, lets the page's events
+        in (`progress` updates, a cancel, a newer choice, which stops it).""")
+    hold = param.Callable(default=contextlib.nullcontext, doc="""
+        A context in which the state's changes reach the page as one (the page passes Panel's
+        `pn.io.hold`): a finished training is shown by every pane at once.""")
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -144,17 +159,55 @@ class AppState(param.Parameterized):
         if request == self._trained_on:
             return
         self._trained_on = request
-        self.busy = True
-        (self.schedule or _now)(lambda: self._train(request))
+        self.param.update(busy=True, progress=(0, 0, 0.0))
+        if self.schedule is None:
+            self._train(request)
+        else:
+            self.schedule(lambda: self._train_in_slices(request))
 
     def _train(self, request: tuple) -> None:
-        if request is not self._trained_on:
-            return  # newer inputs arrived while this training waited: only the newest is trained
         try:
-            training = bpe.train(*request)
+            training = run(training_steps(*request))
         except ValueError as error:  # a lone surrogate, which UTF-8 cannot encode
             self._fail(error)
             return
+        self._show(training)
+
+    async def _train_in_slices(self, request: tuple) -> None:
+        """Train, pausing every SLICE seconds to report progress and let the page's events in; stop
+        as soon as the request is no longer the newest (a newer input, or `cancel`)."""
+        started = time.monotonic()
+        pause = started + SLICE
+        steps = training_steps(*request)
+        if request is self._trained_on:
+            self.training_now = True
+        try:
+            while request is self._trained_on:
+                try:
+                    done, asked = next(steps)
+                except StopIteration as finished:
+                    with self.hold():
+                        self._show(finished.value)
+                    return
+                if time.monotonic() >= pause:
+                    self.progress = (done, asked, time.monotonic() - started)
+                    await asyncio.sleep(0)
+                    pause = time.monotonic() + SLICE
+        except ValueError as error:  # a lone surrogate, which UTF-8 cannot encode
+            self._fail(error)
+        finally:
+            if request is self._trained_on or self._trained_on is None:
+                self.training_now = False  # no newer training has taken over
+
+    def cancel(self) -> None:
+        """Stop the running training; the page keeps showing the last finished one, and says so."""
+        if self.training_now and self._trained_on is not None:
+            self._trained_on = None
+            self.param.update(busy=False, training_now=False, message="Training cancelled: the page shows the last finished "
+                              "training, not the inputs in the settings. Change an input to train again.",
+                              message_kind="info")
+
+    def _show(self, training: bpe.Training) -> None:
         self.param.update(
             training=training, rounds=len(training.merges), round=min(self.round, len(training.merges)),
             message=early_stop_note(training), message_kind="info", busy=False,
