@@ -175,6 +175,7 @@ def main() -> int:
                 page.locator(".vocab-source select").first.select_option(label="this tokenizer, at the selected round")
                 trained = big_corpus(session, args.big_bytes, args.merges)
                 rows.append((f"{args.big_bytes / 1e6:.2f} MB, {args.merges:,} merges: training shown after", f"{trained['dom'] / 1000:.1f} s"))
+                page.locator(".round-slider").first.scroll_into_view_if_needed()
                 session.jump_near_end()
                 steps = click_steps(session, [".bpe-rows", ".bpe-merges"], args.clicks)
                 rows.append((f"click → inspector, {args.big_bytes / 1e6:.2f} MB at round ~{session.rounds()[0]:,}, p50 / p95", summary(steps)))

@@ -2,7 +2,6 @@
 and never shown half-way (no browser: the page's scheduler is played by an asyncio loop here)."""
 from __future__ import annotations
 
-import asyncio
 import inspect
 
 import pytest
@@ -11,37 +10,50 @@ from bpe_app import state as state_module
 from bpe_app.state import AppState
 
 
+class Loop:
+    """The page's event loop, played by hand: `asyncio.sleep(0)`, where a training pauses, yields
+    None to whoever drives its coroutine, so each turn runs every waiting task to its next pause.
+    (No asyncio loop: the browser tests' Playwright already runs one in this thread.)"""
+
+    def __init__(self):
+        self.tasks = []
+
+    def schedule(self, work) -> None:
+        async def call():
+            result = work()
+            if inspect.isawaitable(result):
+                await result
+        self.tasks.append(call())
+
+    def turn(self) -> None:
+        for task in list(self.tasks):
+            try:
+                task.send(None)
+            except StopIteration:
+                self.tasks.remove(task)
+
+
 @pytest.fixture
 def loop(monkeypatch):
-    monkeypatch.setattr(state_module, "SLICE", 0.0)  # pause after every merge: each loop turn is one merge
-    loop = asyncio.new_event_loop()
-    yield loop
-    loop.close()
+    monkeypatch.setattr(state_module, "SLICE", 0.0)  # pause after every merge: each turn is one merge
+    return Loop()
 
 
 def paged(loop) -> AppState:
     """A state whose trainings run as the page runs them: later, and in slices."""
     state = AppState(preset="explainer")
-
-    async def call(work):
-        result = work()
-        if inspect.isawaitable(result):
-            await result
-
-    state.schedule = lambda work: loop.create_task(call(work))
+    state.schedule = loop.schedule
     return state
 
 
 def turns(loop, n: int) -> None:
     for _ in range(n):
-        loop.run_until_complete(asyncio.sleep(0))
+        loop.turn()
 
 
 def finish(loop) -> None:
-    pending = asyncio.all_tasks(loop)
-    while pending:
-        loop.run_until_complete(asyncio.gather(*pending))
-        pending = asyncio.all_tasks(loop)
+    while loop.tasks:
+        loop.turn()
 
 
 def test_a_training_in_slices_reports_progress_and_ends_as_train_does(loop):

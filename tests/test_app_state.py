@@ -64,7 +64,7 @@ def test_corpus_shows_each_distinct_document_once_with_all_its_chips(app_state):
         for chunks, tokens in zip(training.corpus.documents, training.documents(rounds)):
             lengths.setdefault(tuple(chunks), len(tokens))
         assert len(chip_ids(page)) == sum(lengths.values())
-        assert f"{training.tokens[rounds]:,} pieces" in page
+        assert f"{training.tokens[rounds]:,} tokens" in page
         assert 'class="bpe-corpus"' in page and 'class="bpe-corpus-summary"' in page
 
 
@@ -96,18 +96,20 @@ def test_a_huge_document_is_cut_at_the_chip_limit():
     training = bpe.train(["ab " * 3000], bpe.Settings(merges=1, pretokenizer="none"))
     page = corpus_view.corpus_html(training, 0)
     assert len(chip_ids(page)) == corpus_view.CHIP_LIMIT
-    assert f"{9000 - corpus_view.CHIP_LIMIT:,} more pieces" in page
+    assert f"{9000 - corpus_view.CHIP_LIMIT:,} more tokens" in page
 
 
 # --- the candidate pairs ---------------------------------------------------------------------
 
-def test_round_zero_shows_round_ones_table_as_next(app_state):
+def test_round_zero_shows_round_ones_table_as_next_with_nothing_chosen_yet(app_state):
     page = candidates_view.candidates_html(app_state.training, 0)
-    assert "Next: round 1" in page
-    assert page.count("★") == 1
-    winner = app_state.training.merges[0]
-    (winner_row,) = [row for row in rows_of(page) if "bpe-winner" in row]
-    assert chip_ids(winner_row)[:3] == [str(winner.left), str(winner.right), str(winner.id)]
+    assert "Before any merge: round 1 will choose from" in page
+    assert "★" not in page and "bpe-winner" not in page and "bpe-new" not in page  # round 1 differs: it chose
+    first = app_state.training.merges[0]
+    (upcoming,) = [row for row in rows_of(page) if "bpe-next" in row]
+    assert chip_ids(upcoming) == [str(first.left), str(first.right)]
+    chosen = candidates_view.candidates_html(app_state.training, 1)
+    assert chosen.count("★") == 1 and chosen != page
 
 
 def test_candidate_rows_are_capped_and_the_rest_counted():
@@ -373,7 +375,7 @@ def test_the_explainers_numbers():
     assert "2 pairs tied at 19; [a][l] wins: smallest ids" in as_chips(candidates_view.tie_html(training, 1))
     assert '<tr class="bpe-winner bpe-tied">' in candidates_view.candidates_html(training, 1)
     app_state.round = 6
-    assert "59 pieces" in corpus_view.corpus_html(training, app_state.round)
+    assert "59 tokens" in corpus_view.corpus_html(training, app_state.round)
 
 
 def test_the_app_lays_out_without_pandas():

@@ -49,30 +49,33 @@ def overlap_note(merge: bpe.Merge, pair: str) -> str:
 def candidates_html(training: bpe.Training, rounds: int) -> str:
     """The heading, the tie sentence, the table (top rows) and the overlap note, if any.
 
-    At round 0 nothing has been chosen yet, so round 1's table is shown as what comes next."""
+    At round 0 nothing has been chosen yet: round 1's table is shown as what comes next, with
+    no winner starred and no new token, its leading pair marked "next"."""
     round_ = max(rounds, 1)
     table = training.candidates(round_)
     decided = round_ <= len(training.merges)
-    merge = training.merges[round_ - 1] if decided else None
+    merge = training.merges[round_ - 1] if decided and rounds else None
     top = table[0].count if table else 0
     tied = sum(1 for c in table if c.count == top) > 1
     vocab = training.vocab
     rows = []
     for n, candidate in enumerate(table[:ROW_LIMIT]):
         winner = merge is not None and n == 0
-        classes = [name for name, on in (("bpe-winner", winner), ("bpe-tied", tied and candidate.count == top)) if on]
+        upcoming = not rounds and decided and n == 0
+        classes = [name for name, on in (("bpe-winner", winner), ("bpe-next", upcoming),
+                                         ("bpe-tied", tied and candidate.count == top)) if on]
         pair = token_chip(candidate.left, vocab[candidate.left]) + token_chip(candidate.right, vocab[candidate.right])
         made = f" → {token_chip(merge.id, vocab[merge.id], new=True)}" if winner else ""
         # Only the winner is replaced; the others would be only if they won, so they show a dash.
         replaced = f"{merge.replacements:,}" if winner else '<span class="bpe-muted" title="not merged">–</span>'
         rows.append(
-            f'<tr class="{" ".join(classes)}"><td class="bpe-star">{"★" if winner else ""}</td>'
+            f'<tr class="{" ".join(classes)}"><td class="bpe-star">{"★" if winner else "next" if upcoming else ""}</td>'
             f'<td>{pair}{made}</td><td class="bpe-num">{candidate.count:,}</td><td class="bpe-num">{replaced}</td></tr>'
         )
     if len(table) > ROW_LIMIT:
         rows.append(f'<tr><td></td><td class="bpe-more" colspan="3">… {plural(len(table) - ROW_LIMIT, "more pair")}</td></tr>')
     heading = (f"Round {round_} chose from {plural(len(table), 'pair')}" if rounds
-               else f"Next: round 1 chooses from {plural(len(table), 'pair')}")
+               else f"Before any merge: round 1 will choose from {plural(len(table), 'pair')}")
     note = overlap_note(merge, pair_html(training, merge.left, merge.right)) if merge else ""
     return (
         f'<div class="bpe-heading">{heading}</div>'

@@ -84,9 +84,25 @@ def chart_svg(training: bpe.Training, rounds: int) -> str:
     return "".join(['<div class="bpe-chart-box" tabindex="0" role="group" aria-label="chart">',
                     f'<svg class="bpe-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
                     f'data-x0="{scales.x(0):.1f}" data-x1="{scales.x(scales.last):.1f}" data-last="{scales.last}" '
+                    f'data-vocab0="{vocab[0]}" data-tokens="{_hover_points(tokens)}" '
                     f'aria-label="corpus length and vocabulary size by round; click a round to go to it">',
                     *_axes(scales), *_lines(scales, tokens, vocab), _marker(scales, tokens, vocab, rounds),
                     "</svg></div>"])
+
+
+def _hover_points(tokens: list[int]) -> str:
+    """"round:tokens" at the rounds the lines are drawn through, for the figures shown on hover.
+
+    >>> _hover_points([137, 118, 99])
+    '0:137 1:118 2:99'
+    """
+    return " ".join(f"{k}:{tokens[k]}" for k in _points(len(tokens)))
+
+
+def _points(count: int) -> list[int]:
+    """The rounds a line is drawn through: every nth, at most MAX_POINTS, and the last."""
+    every = max(1, math.ceil(count / MAX_POINTS))
+    return sorted(set(range(0, count, every)) | {count - 1})
 
 
 def _axes(s: _Scales) -> list[str]:
@@ -109,8 +125,7 @@ def _axes(s: _Scales) -> list[str]:
 
 
 def _lines(s: _Scales, tokens: list[int], vocab: list[int]) -> list[str]:
-    every = max(1, math.ceil(len(tokens) / MAX_POINTS))  # at most MAX_POINTS points a line
-    points = sorted(set(range(0, len(tokens), every)) | {len(tokens) - 1})
+    points = _points(len(tokens))
     token_line = " ".join(f"{s.x(k):.1f},{s.y_tokens(tokens[k]):.1f}" for k in points)
     vocab_line = " ".join(f"{s.x(k):.1f},{s.y_vocab(vocab[k]):.1f}" for k in points)
     return [f'<polyline points="{token_line}" fill="none" stroke="{TOKENS_COLOUR}" stroke-width="2"/>',
@@ -153,7 +168,8 @@ def merges_html(training: bpe.Training, rounds: int) -> str:
 
 class ChartClicks(pn.reactive.ReactiveHTML):
     """Counts clicks on the chart and the round each one fell on (from the svg's data-x0, data-x1
-    and data-last); the listener is the browser's, only the round crosses to Python."""
+    and data-last); the listener is the browser's, only the round crosses to Python. Hovering shows
+    the nearest drawn round's figures (from data-tokens and data-vocab0) in a tip, in the browser alone."""
 
     clicked = param.List(default=[0, 0], doc="[clicks so far, the round of the last]")
 
@@ -169,8 +185,33 @@ class ChartClicks(pn.reactive.ReactiveHTML):
             data.clicked = [data.clicked[0] + 1, round]
           }
           document.addEventListener('click', state.onclick)
+          state.onmove = (event) => {
+            const svg = event.composedPath().find((node) => node.classList && node.classList.contains('bpe-chart'))
+            const box = svg && svg.parentNode
+            const old = state.tipOf && state.tipOf !== box && state.tipOf.querySelector('.bpe-chart-tip')
+            if (old) old.remove()
+            state.tipOf = box
+            if (!svg) return
+            const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse())
+            const [x0, x1, last, vocab0] = ['x0', 'x1', 'last', 'vocab0'].map((key) => Number(svg.dataset[key]))
+            const round = Math.min(Math.max((point.x - x0) / (x1 - x0), 0), 1) * last
+            let best = null
+            for (const pair of svg.dataset.tokens.split(' ')) {
+              const [k, n] = pair.split(':').map(Number)
+              if (best === null || Math.abs(k - round) < Math.abs(best[0] - round)) best = [k, n]
+            }
+            let tip = box.querySelector('.bpe-chart-tip')
+            if (!tip) { tip = document.createElement('div'); tip.className = 'bpe-chart-tip'; box.appendChild(tip) }
+            tip.textContent = 'round ' + best[0] + ': ' + best[1].toLocaleString('en') + ' tokens, vocabulary '
+                              + (vocab0 + best[0]).toLocaleString('en')
+            const rect = box.getBoundingClientRect()
+            tip.style.left = (event.clientX - rect.left + box.scrollLeft + 12) + 'px'
+            tip.style.top = (event.clientY - rect.top + 12) + 'px'
+          }
+          document.addEventListener('mousemove', state.onmove)
         """,
-        "remove": "document.removeEventListener('click', state.onclick)",
+        "remove": "document.removeEventListener('click', state.onclick); "
+                  "document.removeEventListener('mousemove', state.onmove)",
     }
 
 

@@ -24,9 +24,8 @@ def distinct_documents(training: bpe.Training) -> list[tuple[tuple[int, ...], in
     return list(Counter(map(tuple, training.corpus.documents)).items())
 
 
-def corpus_html(training: bpe.Training, rounds: int, inspected: tuple[str, int] | None = None) -> str:
-    """The summary line and one row of chips per distinct document (×n when repeated); the
-    token the inspector shows, if it is one of this tokenizer's, is marked wherever it occurs."""
+def corpus_html(training: bpe.Training, rounds: int) -> str:
+    """The summary line and one row of chips per distinct document (×n when repeated)."""
     documents = distinct_documents(training)
     shown = documents[:ROW_LIMIT]
     tokenizer, chunks = training.tokenizer, training.corpus.chunks
@@ -36,7 +35,7 @@ def corpus_html(training: bpe.Training, rounds: int, inspected: tuple[str, int] 
     for doc, count in shown:
         ids = [ord(c) for i in doc for c in merged[i]]
         cut = ids[:budget]
-        more = f'<span class="bpe-more">… {len(ids) - len(cut):,} more pieces</span>' if len(cut) < len(ids) else ""
+        more = f'<span class="bpe-more">… {len(ids) - len(cut):,} more tokens</span>' if len(cut) < len(ids) else ""
         repeat = f'<span class="bpe-repeat" title="this document occurs {count} times">×{count}</span>' if count > 1 else ""
         rows.append(f'<div class="bpe-row">{chips_html(cut, training.vocab, new_id, focusable=False)}{more}{repeat}</div>')
         budget -= len(cut)
@@ -46,30 +45,18 @@ def corpus_html(training: bpe.Training, rounds: int, inspected: tuple[str, int] 
     if hidden:
         rows.append(f'<div class="bpe-more">… and {plural(hidden, "more distinct document")}, not shown</div>')
     summary = summary_html(training, rounds, len(documents))
-    return (f'<div class="bpe-corpus">{summary}{picked_style(inspected)}<div class="bpe-rows" tabindex="0" role="group" '
+    return (f'<div class="bpe-corpus">{summary}<div class="bpe-rows" tabindex="0" role="group" '
             'aria-label="corpus documents: Enter, then the arrow keys, picks a token">'
             f'{"".join(rows)}</div></div>')
 
 
-def picked_style(inspected: tuple[str, int] | None) -> str:
-    """CSS marking every chip of the inspected token: one rule, so the chips themselves stay cached.
-
-    >>> picked_style(("", 12))
-    '<style>.bpe-rows .bpe-chip[data-id="12"] { outline: 3px solid var(--bpe-focus); outline-offset: 1px; }</style>'
-    """
-    if not inspected or inspected[0]:
-        return ""
-    return (f'<style>.bpe-rows .bpe-chip[data-id="{int(inspected[1])}"] {{ outline: 3px solid var(--bpe-focus); '
-            "outline-offset: 1px; }</style>")
-
-
 def summary_html(training: bpe.Training, rounds: int, distinct: int) -> str:
-    """'59 pieces after 6 merges (137 before any) · vocabulary 20 · 27 documents, 7 distinct',
-    with thousands separators ('1,949,492 pieces')."""
+    """'59 tokens after 6 merges (137 before any) · vocabulary 20 · 27 documents, 7 distinct',
+    with thousands separators ('1,949,492 tokens')."""
     total = plural(len(training.corpus.documents), "document")
     documents = f"{total}, {distinct} distinct" if distinct < len(training.corpus.documents) else total
     start = f" ({training.tokens[0]:,} before any)" if rounds else ""
-    return (f'<div class="bpe-corpus-summary"><b>{training.tokens[rounds]:,} pieces</b> after '
+    return (f'<div class="bpe-corpus-summary"><b>{training.tokens[rounds]:,} tokens</b> after '
             f"{plural(rounds, 'merge')}{start} · vocabulary {training.vocab_size(rounds):,} · {documents}</div>")
 
 
@@ -78,7 +65,10 @@ class CorpusView(pn.viewable.Viewer):
 
     def __init__(self, state, **params):
         super().__init__(**params)
-        self._pane = html_pane(pn.bind(corpus_html, state.param.training, state.param.round, state.param.inspected))
+        # The inspected token's chips are outlined by the browser (see token_clicks), so that opening
+        # the inspector does not send the corpus's thousands of chips again.
+        self._pane = html_pane(pn.bind(corpus_html, state.param.training, state.param.round),
+                               css_classes=["bpe-corpus-pane"])
 
     def __panel__(self):
         return self._pane

@@ -34,7 +34,8 @@ def inspector_html(training: bpe.Training, rounds: int, inspected: tuple[str, in
         body = real_token_html(reference, token_id)
     else:
         body = token_html(training, rounds, token_id)
-    return (f'<div class="bpe-inspector" data-id="{token_id}" tabindex="-1" role="dialog" '
+    where = f' data-vocab="{html.escape(vocabulary)}"' if vocabulary else ""
+    return (f'<div class="bpe-inspector" data-id="{token_id}"{where} tabindex="-1" role="dialog" '
             f'aria-label="token inspector">'
             '<button class="bpe-close" data-action="close" aria-label="close the inspector" title="close (Esc)">✕</button>'
             f"{body}</div>")
@@ -156,7 +157,7 @@ class InspectorView(pn.viewable.Viewer):
         super().__init__(**params)
         p = state.param
         self._pane = html_pane(pn.bind(inspector_html, p.training, p.round, p.inspected, p.reference),
-                               margin=0, height=0)
+                               margin=0, height=0, css_classes=["bpe-inspector-pane"])
 
     def __panel__(self):
         return self._pane

@@ -50,7 +50,7 @@ def round_caption(training: bpe.Training, rounds: int) -> str:
                f"{token_chip(merge.id, vocab[merge.id], new=True)} <span class='bpe-muted'>({merge_counts(merge)})</span>")
     else:
         unit = "bytes" if training.settings.alphabet_kind.byte_level else "characters"
-        did = f"no merges yet, every piece is one of the {unit}"
+        did = f"no merges yet, every token is one of the {unit}"
     return (f'<div class="bpe-caption"><b>Round {rounds} of {total}</b>: {did}'
             f'<div class="bpe-muted">Training stopped after {plural(total, "merge")}: {training.stopped}. '
             "Keys ← and → step through the rounds.</div></div>")

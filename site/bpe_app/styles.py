@@ -53,6 +53,7 @@ table.bpe-candidates, table.bpe-merges { border-collapse: collapse; width: 100%;
 .bpe-candidates tr.bpe-tied td { background: var(--bpe-tied); }
 .bpe-candidates tr.bpe-winner td { background: var(--bpe-won); font-weight: 600; }
 .bpe-star { color: var(--bpe-star-c); }
+.bpe-candidates tr.bpe-next .bpe-star { color: var(--bpe-muted); font-size: 11px; }
 .bpe-scroll { max-height: 330px; overflow-y: auto; border: 1px solid var(--bpe-line); border-radius: 6px; }
 .bpe-merges tr.bpe-current td { background: var(--bpe-won); }
 /* Rounds not yet applied: muted, not faded, so their text keeps a 4.5:1 contrast. */
@@ -69,7 +70,11 @@ table.bpe-candidates, table.bpe-merges { border-collapse: collapse; width: 100%;
 .bpe-message { padding: 8px 12px; border-radius: 6px; border: 1px solid; font-size: 14px; }
 .bpe-message.bpe-error { background: var(--bpe-error-bg); border-color: #ff818266; color: var(--bpe-error); }
 .bpe-message.bpe-info { background: var(--bpe-info-bg); border-color: #54aeff66; color: var(--bpe-info); }
-.bpe-chart-box { overflow-x: auto; }
+.bpe-chart-box { overflow-x: auto; position: relative; }
+.bpe-chart-tip {
+  position: absolute; pointer-events: none; white-space: nowrap; font-size: 12px; padding: 2px 6px;
+  background: var(--bpe-bg); color: var(--bpe-ink); border: 1px solid var(--bpe-line); border-radius: 4px;
+}
 .bpe-chart { cursor: pointer; }
 /* 12px labels stay at least 11px: the chart is drawn at 600px or wider, scrolling in its box. */
 .bpe-chart { width: 100%; min-width: 600px; height: auto; max-height: 340px; font: 12px system-ui, sans-serif; fill: var(--bpe-muted); }

@@ -6,6 +6,10 @@ that action and its `data-value` (the inspector's close and "go to round" button
 buttons). Only these small events cross to Python, so it works the same under `panel serve`
 and in the Pyodide worker.
 
+It also outlines the inspected token's chips in the corpus rows: one CSS rule, written into the
+corpus pane's shadow root whenever the inspector's card (drawn by Python, the source of truth) or
+the corpus changes, so that opening the inspector does not send the corpus's chips again.
+
 Keys: ← and → move focus between the chips of one pane (Enter on the corpus's rows enters them),
 and step the stepper while it has focus; Escape closes the inspector. The scrubber's own arrow
 keys (`scrubber.ArrowKeys`) leave those alone.
@@ -62,6 +66,28 @@ class TokenClicks(pn.reactive.ReactiveHTML):
             observer.observe(root, { childList: true, subtree: true })
             setTimeout(() => observer.disconnect(), 10000)
           }
+          const picked = () => {
+            const [inspector, corpus] = state.panes
+            const root = corpus.shadowRoot
+            const card = inspector.shadowRoot.querySelector('.bpe-inspector')
+            const id = card && !card.dataset.vocab ? card.dataset.id : null
+            let style = root.querySelector('style.bpe-picked')
+            const rule = id === null ? '' : '.bpe-rows .bpe-chip[data-id="' + id + '"] '
+                                            + '{ outline: 3px solid var(--bpe-focus); outline-offset: 1px; }'
+            if (!style && !rule) return
+            if (!style) { style = document.createElement('style'); style.className = 'bpe-picked'; root.appendChild(style) }
+            if (style.textContent !== rule) style.textContent = rule
+          }
+          // The two panes exist once the document is drawn: watch them from then on.
+          state.watching = setInterval(() => {
+            const panes = ['.bpe-inspector-pane', '.bpe-corpus-pane'].map((s) => deepFind(s))
+            if (panes.some((pane) => !pane || !pane.shadowRoot)) return
+            clearInterval(state.watching)
+            state.panes = panes
+            state.observer = new MutationObserver(picked)
+            for (const pane of panes) state.observer.observe(pane.shadowRoot, { childList: true, subtree: true })
+            picked()
+          }, 200)
           state.stepTotal = 0
           state.onclick = (event) => {
             const path = event.composedPath()
@@ -109,5 +135,6 @@ class TokenClicks(pn.reactive.ReactiveHTML):
           document.addEventListener('keydown', state.onkey)
         """,
         "remove": "document.removeEventListener('click', state.onclick); "
-                  "document.removeEventListener('keydown', state.onkey)",
+                  "document.removeEventListener('keydown', state.onkey); "
+                  "clearInterval(state.watching); if (state.observer) state.observer.disconnect()",
     }

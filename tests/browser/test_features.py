@@ -47,7 +47,7 @@ def type_and_wait(page, text: str) -> None:
 
 def corpus_pieces(page) -> int:
     summary = page.locator(".bpe-corpus").first.inner_text()
-    return int(re.search(r"(\d[\d,]*) pieces?", summary).group(1).replace(",", ""))
+    return int(re.search(r"(\d[\d,]*) tokens?", summary).group(1).replace(",", ""))
 
 
 def test_typing_encodes_each_keystroke_into_chips(shared):
@@ -93,11 +93,11 @@ def test_next_round_merges_a_pair_and_updates_the_candidates(shared):
     page.locator(".next-round button").first.click()
     expect(page.locator(".bpe-candidates").first).not_to_have_text(before_candidates)
     page.wait_for_function(
-        "(before) => { const m = window.bpeDeepAll('.bpe-corpus')[0].textContent.match(/([\\d,]+) pieces?/);"
+        "(before) => { const m = window.bpeDeepAll('.bpe-corpus')[0].textContent.match(/([\\d,]+) tokens?/);"
         " return m && Number(m[1].replaceAll(',', '')) < before; }", arg=before_pieces)
     page.locator(".prev-round button").first.click()
     page.wait_for_function(
-        "(before) => { const m = window.bpeDeepAll('.bpe-corpus')[0].textContent.match(/([\\d,]+) pieces?/);"
+        "(before) => { const m = window.bpeDeepAll('.bpe-corpus')[0].textContent.match(/([\\d,]+) tokens?/);"
         " return m && Number(m[1].replaceAll(',', '')) === before; }", arg=before_pieces)
     assert errors == []
 

@@ -41,7 +41,7 @@ def expect_round_shown(page, value: str) -> None:
 def test_a_link_restores_its_view_and_back_walks_the_rounds(app):
     page = open_link(app, "?preset=course&round=1&text=aab")
     summary = page.locator(".bpe-corpus-summary").first
-    expect(summary).to_contain_text("5 pieces after 1 merge")
+    expect(summary).to_contain_text("5 tokens after 1 merge")
     expect_round_shown(page, "1.0")
     assert page.locator(".preset-select select").first.input_value() == "course"
     assert page.locator(".encode-input input").first.input_value() == "aab"
@@ -51,19 +51,19 @@ def test_a_link_restores_its_view_and_back_walks_the_rounds(app):
 
     # Two new rounds are two new entries; back returns to the one before.
     page.locator(".prev-round button").first.click()
-    expect(summary).to_contain_text("6 pieces after 0 merges")
+    expect(summary).to_contain_text("6 tokens after 0 merges")
     page.wait_for_function("location.search === '?preset=course&text=aab'")
     page.locator(".next-round button").first.click()
     page.locator(".next-round button").first.click()
-    expect(summary).to_contain_text("4 pieces after 2 merges")
+    expect(summary).to_contain_text("4 tokens after 2 merges")
     page.wait_for_function("location.search === '?preset=course&round=2&text=aab'")
     page.go_back()
-    expect(summary).to_contain_text("5 pieces after 1 merge")
+    expect(summary).to_contain_text("5 tokens after 1 merge")
     assert page.evaluate("location.search") == "?preset=course&round=1&text=aab"
     page.go_back()
-    expect(summary).to_contain_text("6 pieces after 0 merges")
+    expect(summary).to_contain_text("6 tokens after 0 merges")
     page.go_forward()
-    expect(summary).to_contain_text("5 pieces after 1 merge")
+    expect(summary).to_contain_text("5 tokens after 1 merge")
 
     # Typing rewrites the current entry instead of adding one.
     page.locator(".encode-input input").first.fill("baa")

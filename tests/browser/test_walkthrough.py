@@ -38,16 +38,16 @@ def go_to_round(page, wanted: int) -> None:
     page.wait_for_function("(k) => new RegExp('Round ' + k + ' of').test(window.bpeText('.bpe-caption'))", arg=wanted)
 
 
-def test_explainer_round_one_stars_a_l_and_round_six_has_59_pieces(page):
+def test_explainer_round_one_stars_a_l_and_round_six_has_59_tokens(page):
     choose_preset(page, "explainer")
-    page.wait_for_function("() => /\\b137 pieces/.test(window.bpeText('.bpe-corpus-summary'))")
+    page.wait_for_function("() => /\\b137 tokens/.test(window.bpeText('.bpe-corpus-summary'))")
     go_to_round(page, 1)
     # The panes update one after another: wait for the table, not just the caption.
     page.wait_for_function("() => window.bpeWinnerTexts().join('|') === 'a|l|al'")
     winner_row = page.evaluate("() => window.bpeText('.bpe-candidates tr.bpe-winner')")
     assert "★" in winner_row and "19" in winner_row
     go_to_round(page, 6)
-    page.wait_for_function("() => /\\b59 pieces/.test(window.bpeText('.bpe-corpus-summary'))")
+    page.wait_for_function("() => /\\b59 tokens/.test(window.bpeText('.bpe-corpus-summary'))")
 
 
 def test_walkable_at_round_six_is_walk_a_b_l_e(page):
@@ -77,7 +77,7 @@ def test_changing_the_tie_rule_changes_the_winner(page):
 def test_arrow_keys_move_the_round_both_ways(page):
     go_to_round(page, 2)
     go_to_round(page, 0)
-    page.wait_for_function("() => /\\b6 pieces/.test(window.bpeText('.bpe-corpus-summary'))")
+    page.wait_for_function("() => /\\b6 tokens/.test(window.bpeText('.bpe-corpus-summary'))")
 
 
 def test_the_slider_reaches_the_last_round_after_retraining(page):
