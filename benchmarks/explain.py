@@ -17,8 +17,9 @@ first DOM change that shows the result, and to the next painted frame):
    same queries and sorts (best of 5 each; CPU time in CPython, wall time in the worker, whose
    `process_time` does not advance).
 4. Unless --no-big: the first --big-bytes of Python's documentation sources (as site_interaction
-   uses), uploaded as a file, bytes + kinds, each line a document, --merges merges; then --clicks
-   clicks alternating between chips of the corpus rows and of the merge list.
+   uses), uploaded as a file, bytes + kinds, each line a document, --merges merges (with Chrome's
+   long tasks over 50 ms recorded meanwhile); --clicks scrub steps (→ from round 0); then --clicks
+   clicks alternating between chips of the corpus rows and of the merge list near the last round.
 
 Prints a Markdown table with the machine's CPU and load.
 """
@@ -38,6 +39,12 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import site_interaction as si  # noqa: E402
 
+#: Chrome's long-task timer: main-thread tasks over 50 ms, kept until read.
+LONG_TASKS = """() => {
+  window.bpeLongTasks = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.bpeLongTasks.push(e.duration); })
+    .observe({type: 'longtask'});
+}"""
 QUERIES = ("ing", "tion", " the", "日本")
 TYPED = QUERIES[:3]  # typed key by key (a keystroke Playwright sends as text input has no keydown to time)
 FIND_CODE = """
@@ -173,8 +180,16 @@ def main() -> int:
             if not args.no_big:
                 page = session.page
                 page.locator(".vocab-source select").first.select_option(label="this tokenizer, at the selected round")
+                page.evaluate(LONG_TASKS)
                 trained = big_corpus(session, args.big_bytes, args.merges)
                 rows.append((f"{args.big_bytes / 1e6:.2f} MB, {args.merges:,} merges: training shown after", f"{trained['dom'] / 1000:.1f} s"))
+                tasks = page.evaluate("() => window.bpeLongTasks.splice(0)")
+                rows.append(("main-thread tasks over 50 ms while it trained and was shown: longest, total",
+                             f"{max(tasks, default=0):.0f} ms, {sum(tasks):.0f} ms ({len(tasks)} tasks)"))
+                keys = si.back_and_forth(0, args.merges, args.clicks)
+                session.jump_home()
+                scrub = session.scrub(keys)
+                rows.append(("scrub step (← / →) from round 0, 1.99 MB, p50 / p95", summary(scrub)))
                 page.locator(".round-slider").first.scroll_into_view_if_needed()
                 session.jump_near_end()
                 steps = click_steps(session, [".bpe-rows", ".bpe-merges"], args.clicks)

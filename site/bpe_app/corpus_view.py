@@ -13,9 +13,9 @@ from .styles import html_pane
 from .wording import plural
 
 #: Distinct documents shown; the rest are counted. Rendering stays quick on any corpus.
-ROW_LIMIT = 200
+ROW_LIMIT = 100
 #: Chips shown over all rows: a single huge document must not freeze the page either.
-CHIP_LIMIT = 3000
+CHIP_LIMIT = 1500
 
 
 @functools.lru_cache(maxsize=2)

@@ -20,9 +20,9 @@ import param
 
 import bpe
 from bpe import real
-from bpe.training import run, training_steps
 from bpe.options import ALPHABET, BUDGET, MIN_FREQUENCY, PRETOKENIZER, SPECIALS, TIE
 from bpe.presets import PRESETS
+from bpe.training import run, training_steps
 from bpe.vocabulary import COLUMNS
 
 from . import real_tokenizers
@@ -203,9 +203,9 @@ class AppState(param.Parameterized):
         """Stop the running training; the page keeps showing the last finished one, and says so."""
         if self.training_now and self._trained_on is not None:
             self._trained_on = None
-            self.param.update(busy=False, training_now=False, message="Training cancelled: the page shows the last finished "
-                              "training, not the inputs in the settings. Change an input to train again.",
-                              message_kind="info")
+            self.param.update(busy=False, training_now=False, message_kind="info", message=(
+                "Training cancelled: the page shows the last finished training, not the inputs in the "
+                "settings. Change an input to train again."))
 
     def _show(self, training: bpe.Training) -> None:
         self.param.update(
@@ -332,7 +332,8 @@ class AppState(param.Parameterized):
         """
         if column not in COLUMNS:
             return
-        descending = not self.vocab_descending if column == self.vocab_sort else column in ("now", "count at birth", "bytes", "characters")
+        counts = ("now", "count at birth", "bytes", "characters")  # which a learner wants largest first
+        descending = not self.vocab_descending if column == self.vocab_sort else column in counts
         self.param.update(vocab_sort=column, vocab_descending=descending)
 
     @param.depends("vocab_query", "vocab_sort", "vocab_descending", "vocab_source", "training", "round", watch=True)

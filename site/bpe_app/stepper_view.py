@@ -26,7 +26,7 @@ PAIRS_NAMED = 8
 PLAY_INTERVAL = 900
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=2)  # a training is large: keep few alive
 def steps_of(training: bpe.Training, text: str, rounds: int) -> tuple[list[Step], str]:
     """The steps for the start of `text` (whole chunks, at most TEXT_LIMIT characters; or just the
     first TEXT_LIMIT characters, when the first chunk is longer), and that start."""
