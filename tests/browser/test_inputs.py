@@ -150,7 +150,10 @@ def test_clicking_the_chart_goes_to_that_round(shared):
 
 def test_hovering_the_chart_shows_that_rounds_figures(shared):
     page, errors = shared
+    expect(page.locator(".bpe-caption").first).to_contain_text("of 10")
+    page.wait_for_timeout(500)  # a round change just before redraws the chart: hover the one that stays
     chart = page.locator("svg.bpe-chart").first
+    page.wait_for_function("() => { const c = window.bpeDeepAll('svg.bpe-chart')[0]; return c && c.isConnected; }")
     chart.scroll_into_view_if_needed()
     x0, x1 = (float(chart.get_attribute(name)) for name in ("data-x0", "data-x1"))
     box = chart.bounding_box()
