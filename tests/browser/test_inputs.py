@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Error as PlaywrightError, expect
 
 from conftest import DEEP_HELPERS, open_site
 
@@ -153,8 +153,12 @@ def test_hovering_the_chart_shows_that_rounds_figures(shared):
     expect(page.locator(".bpe-caption").first).to_contain_text("of 10")
     page.wait_for_timeout(500)  # a round change just before redraws the chart: hover the one that stays
     chart = page.locator("svg.bpe-chart").first
-    page.wait_for_function("() => { const c = window.bpeDeepAll('svg.bpe-chart')[0]; return c && c.isConnected; }")
-    chart.scroll_into_view_if_needed()
+    for attempt in range(3):  # the chart can still be swapped for its redrawn copy under the scroll
+        try:
+            chart.scroll_into_view_if_needed()
+            break
+        except PlaywrightError:
+            page.wait_for_timeout(500)
     x0, x1 = (float(chart.get_attribute(name)) for name in ("data-x0", "data-x1"))
     box = chart.bounding_box()
     scale = box["width"] / 640
