@@ -124,7 +124,8 @@ class TokenClicks(pn.reactive.ReactiveHTML):
               const forward = event.key === 'ArrowRight' || event.key === 'ArrowDown'
               const next = all[all.indexOf(target) + (forward ? 1 : -1)]
               if (next) { if (!next.hasAttribute('tabindex')) next.tabIndex = -1; next.focus() }
-            } else if (has(target, 'bpe-stepper') && ['ArrowLeft', 'ArrowRight'].includes(event.key)) {
+            } else if (path.some((node) => has(node, 'bpe-stepper')) && ['ArrowLeft', 'ArrowRight'].includes(event.key)) {
+              // On the stepper or one of its buttons (a click leaves focus there).
               state.stepTotal += event.key === 'ArrowRight' ? 1 : -1
               send('step', state.stepTotal)
               keepFocus(target, '.bpe-stepper')

@@ -167,6 +167,12 @@ def test_stepping_through_walkable_at_round_6(page):
     assert page.evaluate("() => window.bpeText('.bpe-caption b')").startswith("Round 6 of")
     page.locator(".bpe-stepper .bpe-action").filter(has_text=re.compile("^start$")).click()
     page.wait_for_function("() => window.bpeText('.bpe-step-controls').includes('step 0 of 3')", timeout=10_000)
+    # After a click on one of its buttons, the arrow keys still step the stepper, not the rounds.
+    page.locator(".bpe-stepper .bpe-action").filter(has_text=re.compile("^next")).click()
+    page.wait_for_function("() => window.bpeText('.bpe-step-controls').includes('step 1 of 3')", timeout=10_000)
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => window.bpeText('.bpe-step-controls').includes('step 2 of 3')", timeout=10_000)
+    assert page.evaluate("() => window.bpeText('.bpe-caption b')").startswith("Round 6 of")
 
 
 def test_stalking_shows_what_applies_and_what_is_left(page):
