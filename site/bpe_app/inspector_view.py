@@ -13,6 +13,7 @@ import panel as pn
 import bpe
 from bpe import real
 from bpe.tree import Node, merge_tree, real_parents
+from bpe.vocabulary import occurrences
 
 from .chips import label_html, token_chip
 from .styles import html_pane
@@ -114,8 +115,7 @@ def _now_html(training: bpe.Training, rounds: int, token_id: int) -> str:
         return (f'<div class="bpe-note bpe-unborn">Not made yet at round {rounds}: round {rank + 1} makes it. '
                 f'<button class="bpe-action" data-action="round" data-value="{rank + 1}">Go to round {rank + 1}</button>'
                 "</div>")
-    token, weights = chr(token_id), training.corpus.counts
-    count = sum(chunk.count(token) * weight for chunk, weight in zip(training.chunks(rounds), weights) if token in chunk)
+    count = occurrences(training, rounds)[token_id]
     marked = " (outlined in the corpus rows)" if count else ""
     return f'<div class="bpe-note">At round {rounds} it occurs <b>{plural(count, "time")}</b> in the corpus{marked}.</div>'
 
