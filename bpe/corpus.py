@@ -1,5 +1,10 @@
 """A corpus ready to train on: documents cut into chunks, identical chunks counted once.
 
+Memory grows with the number of distinct chunks, not with the text: documents are
+read once, as they come (a list, or a generator streaming files), counted, and
+hashed on the way. Which chunks each document holds (for the page's rows) is worked
+out only when asked for, from the documents when they were kept.
+
 >>> corpus = Corpus.build(["aaa", "aba", "aaa"], alphabet="bytes", pretokenizer="none")
 >>> corpus.chunks, corpus.counts, corpus.documents
 (['aaa', 'aba'], [2, 1], [[0], [1], [0]])
@@ -7,43 +12,65 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
-import json
 from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import chain
 
 from .alphabet import Alphabet
 from .pretokenize import splitter
 
 
-@dataclasses.dataclass
+class NoDocuments(ValueError):
+    """The corpus was built from counts, or streamed, so which chunks each document holds is not known."""
+
+
+@dataclasses.dataclass(eq=False)
 class Corpus:
     alphabet: Alphabet
     chunks: list[str]  # each distinct chunk as a sequence of base ids (see sequence.py)
     counts: list[int]  # how often each distinct chunk occurs
-    documents: list[list[int]]  # each document as indices into `chunks`
-    sha256: str  # hash of the documents, stored with a trained tokenizer
+    sha256: str  # hash of the documents (see `Hasher`), stored with a trained tokenizer
+    pretokenizer: str = "none"
+    texts: list[str] | None = None  # the documents, when the caller keeps them for `documents`
+    raw: list[str] | None = dataclasses.field(default=None, repr=False)  # each chunk's text, with `texts`
 
     @classmethod
-    def build(cls, documents: list[str], alphabet: str, pretokenizer: str) -> "Corpus":
-        split = splitter(pretokenizer)
-        frequency: Counter[str] = Counter()
-        index: dict[str, int] = {}
-        as_chunks = []
-        for text in documents:
-            chunks = split(text)
-            frequency.update(chunks)
-            for chunk in dict.fromkeys(chunks):  # C-speed dedupe; first-seen order kept
-                if chunk not in index:
-                    index[chunk] = len(index)
-            as_chunks.append(list(map(index.__getitem__, chunks)))
-        base = Alphabet.of(alphabet, documents)
+    def build(cls, documents: Iterable[str], alphabet: str, pretokenizer: str, keep: bool = True) -> "Corpus":
+        """Count the chunks of every document. `keep=False` reads a stream once and keeps no text."""
+        texts = list(documents) if keep else None
+        hasher = Hasher()
+        frequency = count_chunks(hasher.pass_through(documents if texts is None else texts), pretokenizer)
+        return cls.of_counts(frequency, alphabet, pretokenizer, hasher.hexdigest(), texts)
+
+    @classmethod
+    def of_counts(cls, frequency: Mapping[str, int], alphabet: str, pretokenizer: str, sha256: str,
+                  texts: list[str] | None = None) -> "Corpus":
+        """A corpus from each distinct chunk's text and count (in the order given).
+
+        >>> Corpus.of_counts({"ab": 3, "b": 1}, "chars", "none", "").chunks
+        ['\\x00\\x01', '\\x01']
+        """
+        base = Alphabet.of(alphabet, frequency)
         return cls(
             alphabet=base,
-            chunks=[base.sequence(chunk) for chunk in index],
-            counts=[frequency[chunk] for chunk in index],
-            documents=as_chunks,
-            sha256=corpus_hash(documents),
+            chunks=list(map(base.sequence, frequency)),
+            counts=list(frequency.values()),
+            sha256=sha256,
+            pretokenizer=pretokenizer,
+            texts=texts,
+            raw=list(frequency) if texts is not None else None,
         )
+
+    @functools.cached_property
+    def documents(self) -> list[list[int]]:
+        """Each document as indices into `chunks`, worked out on first use."""
+        if self.texts is None:
+            raise NoDocuments("this corpus kept no documents (it was streamed, or read from counts)")
+        index = dict(zip(self.raw, range(len(self.raw))))
+        split = splitter(self.pretokenizer)
+        return [list(map(index.__getitem__, split(text))) for text in self.texts]
 
     @property
     def tokens(self) -> int:
@@ -51,6 +78,44 @@ class Corpus:
         return sum(len(chunk) * count for chunk, count in zip(self.chunks, self.counts))
 
 
-def corpus_hash(documents: list[str]) -> str:
-    """A hash that tells corpora apart, document boundaries included."""
-    return hashlib.sha256(json.dumps(documents, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
+def count_chunks(documents: Iterable[str], pretokenizer: str) -> Counter[str]:
+    """Each distinct chunk of the documents and how often it occurs, in first-seen order.
+
+    One `Counter` over all chunks at once: the counting loop runs in C.
+
+    >>> count_chunks(["the cat", "the"], "words")
+    Counter({'the': 2, ' cat': 1})
+    """
+    return Counter(chain.from_iterable(map(splitter(pretokenizer), documents)))
+
+
+class Hasher:
+    """A hash that tells corpora apart, document boundaries included: the sha256 of every
+    document's own sha256, in order. It is taken as the documents stream past, and the same
+    whichever process counted them.
+
+    >>> Hasher.of(["ab"]) == Hasher.of(["a", "b"])
+    False
+    """
+
+    def __init__(self) -> None:
+        self._all = hashlib.sha256()
+
+    def add(self, document: str) -> None:
+        self._all.update(hashlib.sha256(document.encode("utf-8", "surrogatepass")).digest())
+
+    def pass_through(self, documents: Iterable[str]) -> Iterator[str]:
+        """The documents unchanged, each one hashed as it goes by."""
+        for document in documents:
+            self.add(document)
+            yield document
+
+    def hexdigest(self) -> str:
+        return self._all.hexdigest()
+
+    @classmethod
+    def of(cls, documents: Iterable[str]) -> str:
+        hasher = cls()
+        for document in documents:
+            hasher.add(document)
+        return hasher.hexdigest()

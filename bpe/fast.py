@@ -2,6 +2,8 @@
 
 - chunks are deduplicated and weighted by their count (done by `Corpus`);
 - `where` maps a pair to the chunks that may hold it, so a merge touches only those;
+- the merged pair is gone from every chunk afterwards (a left-to-right pass leaves no
+  window of it), so its count is dropped whole rather than tracked;
 - a heap orders pairs by (count, tie key), with lazy invalidation: a popped entry
   whose count is stale goes back with its current count (counts only fall, except
   for pairs with the new token, which are pushed when they appear);
@@ -28,18 +30,26 @@ from .sequence import pair_ids, pairs
 
 
 class _Counts:
-    """Pair counts with a heap for the best pair and a histogram for ties."""
+    """Pair counts with a heap for the best pair and a histogram for ties.
+
+    `where` maps a pair to the chunks that may hold it, as a list: a chunk listed twice,
+    or one that lost the pair to an earlier merge, is skipped when the pair's merge finds
+    no match in it, which is cheaper than keeping the lists exact."""
 
     def __init__(self, chunks: list[str], counts: list[int], tie: TieRule, vocab: list[bytes]):
-        self.count: dict[str, int] = defaultdict(int)
-        self.where: dict[str, set[int]] = defaultdict(set)
-        for i, (chunk, weight) in enumerate(zip(chunks, counts)):
-            for pair in pairs(chunk):
-                self.count[pair] += weight
-                self.where[pair].add(i)
-        self.key = tie.pair_key(vocab)  # reads vocab as it grows
-        self.histogram = Counter(self.count.values())
-        self.heap = [(-count, self.key(pair), pair) for pair, count in self.count.items()]
+        count: defaultdict[str, int] = defaultdict(int)
+        where: defaultdict[str, list[int]] = defaultdict(list)
+        for i, chunk in enumerate(chunks):
+            if len(chunk) > 1:
+                weight = counts[i]
+                for pair in pairs(chunk):
+                    count[pair] += weight
+                    where[pair].append(i)
+        self.count, self.where = count, where
+        key = tie.pair_key(vocab)  # reads vocab as it grows
+        self.key = None if key is str else key  # the smallest-ids rule keys a pair by itself
+        self.histogram = Counter(count.values())
+        self.heap = [(-n, pair if self.key is None else self.key(pair), pair) for pair, n in count.items()]
         heapq.heapify(self.heap)
 
     def best(self) -> tuple[str, int] | None:
@@ -53,8 +63,11 @@ class _Counts:
             heapq.heapreplace(heap, (-current, key, pair)) if current else heapq.heappop(heap)
         return None
 
-    def apply(self, delta: dict[str, int]) -> None:
-        count, histogram = self.count, self.histogram
+    def apply(self, merged: str, delta: dict[str, int]) -> None:
+        """The merged pair is gone from every chunk; every other pair changes by its delta."""
+        count, histogram, heap, key, push = self.count, self.histogram, self.heap, self.key, heapq.heappush
+        histogram[count.pop(merged)] -= 1
+        delta.pop(merged, None)  # windows of the merged pair itself, counted in overlaps: all gone
         for pair, change in delta.items():
             if not change:
                 continue
@@ -65,10 +78,10 @@ class _Counts:
             if new:
                 histogram[new] += 1
                 count[pair] = new
+                if change > 0:
+                    push(heap, (-new, pair if key is None else key(pair), pair))
             else:
                 del count[pair]
-            if change > 0:
-                heapq.heappush(self.heap, (-new, self.key(pair), pair))
 
 
 def merge_chunk(chunk: str, pair: str, token: str, weight: int, delta: dict[str, int]) -> tuple[str, list[str], int]:
@@ -138,8 +151,8 @@ def learn(chunks, counts, vocab, first_id, tie, min_frequency, max_merges) -> Ge
     """
     chunks = list(chunks)
     state = _Counts(chunks, counts, tie, vocab)
-    merges = 0
-    while merges < max_merges:
+    where = state.where
+    for merges in range(max_merges):
         found = state.best()
         if found is None:
             return "no pairs left"
@@ -148,17 +161,56 @@ def learn(chunks, counts, vocab, first_id, tie, min_frequency, max_merges) -> Ge
             return f"the best pair occurs {count} times, below the minimum of {min_frequency}"
         new_id = first_id + merges
         token = chr(new_id)
-        delta: dict[str, int] = defaultdict(int)
-        replaced = 0
-        for i in state.where.pop(pair):  # some entries are stale: an earlier merge took the pair away
-            chunks[i], gained, matches = merge_chunk(chunks[i], pair, token, counts[i], delta)
-            replaced += matches * counts[i]
-            for new in gained:
-                state.where[new].add(i)
+        delta: defaultdict[str, int] = defaultdict(int)
+        replaced = _merge_all(chunks, counts, where.pop(pair), pair, token, delta, where)
         left, right = pair_ids(pair)
         vocab.append(vocab[left] + vocab[right])  # before apply(): the tie key of new pairs reads it
         merge = Merge(merges, left, right, new_id, count, replaced, state.histogram[count])
-        state.apply(delta)
-        merges += 1
+        state.apply(pair, delta)
         yield merge
     return "budget reached"
+
+
+def _merge_all(chunks, weights, listed, pair, token, delta, where) -> int:
+    """Replace `pair` by `token` in every listed chunk, recording the pair deltas and the
+    chunks' new pairs in `where`; returns the replacements, weighted.
+
+    The usual chunk holds the pair once, and is done here inline: only the two windows
+    touching the match change. A listed chunk without the pair (see `_Counts`) is skipped.
+
+    >>> chunks, delta, where = ["xaby", "ab", "c"], defaultdict(int), defaultdict(list)
+    >>> _merge_all(chunks, [2, 5, 1], [0, 1, 2, 0], "ab", "Z", delta, where), chunks
+    (7, ['xZy', 'Z', 'c'])
+    >>> dict(delta), dict(where)
+    ({'xa': -2, 'xZ': 2, 'by': -2, 'Zy': 2}, {'xZ': [0], 'Zy': [0]})
+    """
+    first, second = pair
+    replaced = 0
+    for i in listed:
+        chunk = chunks[i]
+        at = chunk.find(pair)
+        if at < 0:
+            continue
+        weight = weights[i]
+        end = at + 2
+        if chunk.find(pair, end) >= 0:  # more than one match: the general case
+            chunks[i], gained, matches = merge_chunk(chunk, pair, token, weight, delta)
+            replaced += matches * weight
+            for new in gained:
+                where[new].append(i)
+            continue
+        replaced += weight
+        if at:
+            before = chunk[at - 1]
+            delta[before + first] -= weight
+            new = before + token
+            delta[new] += weight
+            where[new].append(i)
+        if end < len(chunk):
+            after = chunk[end]
+            delta[second + after] -= weight
+            new = token + after
+            delta[new] += weight
+            where[new].append(i)
+        chunks[i] = chunk[:at] + token + chunk[end:]
+    return replaced

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import Counter, OrderedDict, defaultdict
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from typing import NamedTuple
 
 from . import fast, reference
@@ -146,10 +146,18 @@ def _replay(merge: Merge, chunks: list[str], counts: dict[str, int], weights: li
             counts.pop(p, None)
 
 
-def train(documents: list[str], settings: Settings, algorithm: str = "fast") -> Training:
-    """Train on documents (each one a barrier merges never cross)."""
-    corpus, arguments = _prepare(documents, settings)
-    result = ALGORITHMS[algorithm](*arguments)
+def train(documents: Iterable[str], settings: Settings, algorithm: str = "fast", keep: bool = True) -> Training:
+    """Train on documents (each one a barrier merges never cross).
+
+    `keep=False` reads the documents once (a generator streaming files, say) and keeps no
+    text: the training's `documents(k)` is then unavailable, and memory grows only with the
+    number of distinct chunks."""
+    return train_corpus(Corpus.build(documents, settings.alphabet, settings.pretokenizer, keep), settings, algorithm)
+
+
+def train_corpus(corpus: Corpus, settings: Settings, algorithm: str = "fast") -> Training:
+    """Train on a corpus already counted (by `Corpus.build`, or `Corpus.of_counts` from a count file)."""
+    result = ALGORITHMS[algorithm](*_arguments(corpus, settings))
     return _training(settings, corpus, result.merges, result.stopped)
 
 
@@ -190,10 +198,15 @@ def run(steps: Generator[tuple[int, int], None, Training]) -> Training:
 def _prepare(documents: list[str], settings: Settings) -> tuple[Corpus, tuple]:
     """The corpus, and a trainer's arguments for it."""
     corpus = Corpus.build(documents, settings.alphabet, settings.pretokenizer)
+    return corpus, _arguments(corpus, settings)
+
+
+def _arguments(corpus: Corpus, settings: Settings) -> tuple:
+    """A trainer's arguments for a corpus."""
     first_id = settings.first_merge_id(len(corpus.alphabet.symbols))
     vocab = base_vocab(settings, corpus.alphabet)
-    return corpus, (corpus.chunks, corpus.counts, vocab, first_id, settings.tie_rule, settings.min_frequency,
-                    settings.max_merges(first_id))
+    return (corpus.chunks, corpus.counts, vocab, first_id, settings.tie_rule, settings.min_frequency,
+            settings.max_merges(first_id))
 
 
 def _training(settings: Settings, corpus: Corpus, merges: list[Merge], stopped: str) -> Training:
