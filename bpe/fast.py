@@ -99,11 +99,12 @@ def merge_chunk(chunk: str, pair: str, token: str, weight: int, delta: dict[str,
     # and after, which cancels in the delta.
     parts = chunk.split(pair)
     edges = [part if len(part) <= 2 else part[0] + part[-1] for part in parts]
-    for old in pairs(pair.join(edges)):
-        delta[old] -= weight
+    # Long chunks with many matches are runs ("=====", "aaaa"): count their windows in C.
+    for old, times in Counter(pairs(pair.join(edges))).items():
+        delta[old] -= times * weight
     gained = []
-    for new in pairs(token.join(edges)):
-        delta[new] += weight
+    for new, times in Counter(pairs(token.join(edges))).items():
+        delta[new] += times * weight
         if token in new:
             gained.append(new)
     return token.join(parts), gained, len(parts) - 1

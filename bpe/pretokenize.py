@@ -48,7 +48,7 @@ def _finder(name: str) -> Callable[[str], list[str]]:
         return rule.stand_ins.get(unicodedata.category(char)[0], "!")
 
     def split(text: str) -> list[str]:
-        if not _ASTRAL.search(text):
+        if text.isascii() or not _ASTRAL.search(text):  # isascii: a quick pass over most texts
             return bmp(text)
         chunks = bmp(_ASTRAL.sub(lambda match: stand_in(match.group()), text))
         ends = list(accumulate(map(len, chunks)))

@@ -63,7 +63,7 @@ class Tokenizer:
                 if side >= self.first_merge_id:
                     self._uses[side - self.first_merge_id].append(rank)
         self._split = splitter(settings.pretokenizer)
-        self._cache: dict[int, dict[str, tuple[int | None, ...]]] = {}
+        self._cache: dict[int, _Chunks] = {}  # per number of rounds
 
     def split(self, text: str) -> list[str]:
         """The chunks the pre-tokenizer cuts `text` into: merges never cross them."""
@@ -138,20 +138,13 @@ class Tokenizer:
     def encode(self, text: str, rounds: int | None = None) -> list[int | None]:
         """Token ids for `text`; under a `chars` alphabet an unseen character is None.
 
-        Each distinct chunk is merged once and cached as its tuple of ids."""
+        Each distinct chunk is merged once and cached as its tuple of ids: a chunk seen
+        before costs one dict lookup, in C (see `_Chunks`)."""
         limit = len(self.merges) if rounds is None else min(rounds, len(self.merges))
-        cache = self._cache.setdefault(limit, {})
-        chunks = self._split(text)
-        try:  # warm: every chunk cached, no set of the chunks needed
-            return list(chain.from_iterable(map(cache.__getitem__, chunks)))
-        except KeyError:
-            pass
-        missing = set(chunks).difference(cache)
-        if len(cache) + len(missing) > CACHE_LIMIT:
-            cache.clear()
-        for chunk in missing:
-            cache[chunk] = self.ids(self.merge(self.alphabet.sequence(chunk), limit))
-        return list(chain.from_iterable(map(cache.__getitem__, chunks)))
+        cache = self._cache.get(limit)
+        if cache is None:
+            cache = self._cache[limit] = _Chunks(self, limit)
+        return list(chain.from_iterable(map(cache.__getitem__, self._split(text))))
 
     def ids(self, seq: str) -> tuple[int | None, ...]:
         """A sequence's ids; under a `chars` alphabet an unknown character is None."""
@@ -186,6 +179,28 @@ class Tokenizer:
     def token_text(self, token_id: int) -> str:
         """A token's text, with bytes that are not valid UTF-8 on their own written as \\xNN."""
         return render(self.vocab[token_id])
+
+
+class _Chunks(dict):
+    """Chunk text -> its ids after `limit` merges, filled in on first use: `encode` maps
+    `__getitem__` over the chunks, so only a chunk never seen before runs Python code.
+
+    >>> tok = Tokenizer(Settings(alphabet="bytes", pretokenizer="none"), Alphabet("bytes"), [(97, 97)])
+    >>> chunks = _Chunks(tok, 1)
+    >>> chunks["aab"], len(chunks)
+    ((256, 98), 1)
+    """
+
+    def __init__(self, tokenizer: Tokenizer, limit: int):
+        super().__init__()
+        self.tokenizer, self.limit = tokenizer, limit
+
+    def __missing__(self, chunk: str) -> tuple[int | None, ...]:
+        if len(self) >= CACHE_LIMIT:
+            self.clear()
+        tokenizer = self.tokenizer
+        ids = self[chunk] = tokenizer.ids(tokenizer.merge(tokenizer.alphabet.sequence(chunk), self.limit))
+        return ids
 
 
 def base_vocab(settings: Settings, alphabet: Alphabet) -> list[bytes]:
