@@ -7,9 +7,25 @@
 >>> t.tokenizer.encode("walked")
 [119, 257, 258]
 """
-from .merge import Merge
-from .settings import Settings, SettingsError
-from .tokenizer import Tokenizer, render
-from .training import Candidate, Training, train
+import importlib
 
-__all__ = ["Candidate", "Merge", "Settings", "SettingsError", "Tokenizer", "Training", "render", "train"]
+#: Each public name and the module it comes from. They are imported on first use, so that
+#: `python3 -m bpe encode` loads only what encoding needs.
+_HOMES = {
+    "Candidate": "training", "Merge": "merge", "Settings": "settings", "SettingsError": "settings",
+    "Tokenizer": "tokenizer", "Training": "training", "render": "tokenizer", "train": "training",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str):
+    if name not in _HOMES:
+        raise AttributeError(f"module 'bpe' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_HOMES[name]}", __name__), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})

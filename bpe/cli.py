@@ -1,4 +1,4 @@
-"""The command line: `python3 -m bpe train|encode|decode|presets|export|import`.
+"""The command line: `python3 -m bpe train|count|encode|decode|presets|export|import`.
 
 A user error (missing file, invalid setting, undecodable file, bad tokenizer
 file, unwritable output) prints one line on stderr and exits 2, and writes no
@@ -11,13 +11,16 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterable, Iterator
 
 from . import files, textio
 from .errors import UserInputError
 from .options import ALPHABET, DOCUMENTS, FORMAT, MIN_FREQUENCY, PRETOKENIZER, SPECIALS, TIE, Option
-from .presets import PRESETS
 from .settings import Settings
-from .training import ALGORITHMS, Training, train
+
+# `training` and `presets` are imported by the commands that use them: `encode` and `decode`
+# start faster without them (a test checks these names match `training.ALGORITHMS`).
+ALGORITHMS = ("fast", "reference")
 
 
 class UserError(UserInputError):
@@ -44,22 +47,35 @@ def _settings(args: argparse.Namespace, base: Settings) -> Settings:
     return base.replace(**changes)
 
 
-def _corpus(args: argparse.Namespace) -> tuple[list[str], Settings]:
-    preset = None
-    if args.preset is not None:
-        if args.preset not in PRESETS:
-            raise UserError(f"unknown preset {args.preset!r}; `python3 -m bpe presets` lists them")
-        preset = PRESETS[args.preset]
-    texts = [textio.decode(data, path) for path, data in textio.read_all(args.files)]
+def _corpus(args: argparse.Namespace) -> tuple[Iterable[str], Settings]:
+    """The documents to train on, as a stream (files are read one at a time), and the settings."""
+    preset = _preset(args)
+    settings = _settings(args, preset.settings if preset else Settings(merges=256))
+    if not args.files and not args.text and preset is not None:
+        return list(preset.documents), settings
+    return _documents(args), settings
+
+
+def _preset(args: argparse.Namespace):
+    if getattr(args, "preset", None) is None:
+        return None
+    from .presets import PRESETS
+
+    if args.preset not in PRESETS:
+        raise UserError(f"unknown preset {args.preset!r}; `python3 -m bpe presets` lists them")
+    return PRESETS[args.preset]
+
+
+def _documents(args: argparse.Namespace) -> Iterator[str]:
+    """Every file's documents, then each --text, read as they are needed."""
     split = DOCUMENTS.choose(args.documents or "file").split
-    found = [doc for text in texts for doc in split(text)]
-    found += [textio.argument(text, "--text") for text in args.text]
-    if not found and not args.files and preset is not None:
-        found = list(preset.documents)
-    return found, _settings(args, preset.settings if preset else Settings(merges=256))
+    for _, text in textio.read_each(args.files):
+        yield from split(text)
+    for text in args.text:
+        yield textio.argument(text, "--text")
 
 
-def _print_trace(training: Training) -> None:
+def _print_trace(training) -> None:
     """The course text's trace format, one block per round."""
     print("TRACE bpe-merges-v1 BEGIN")
     for m in training.merges:
@@ -71,19 +87,27 @@ def _print_trace(training: Training) -> None:
     print("TRACE bpe-merges-v1 END")
 
 
-def _print_table(training: Training) -> None:
+def _print_table(training) -> None:
     print(f"{'rank':>5} {'id':>6} {'count':>8} {'repl':>8} {'ties':>5}  token")
     for row in files.merge_rows(training):
         print(f"{row['rank']:>5} {row['id']:>6} {row['count']:>8} {row['replacements']:>8} {row['ties']:>5}  {row['text']!r}")
 
 
 def command_train(args: argparse.Namespace) -> None:
-    documents, settings = _corpus(args)
-    training = train(documents, settings, args.algorithm)
+    from .training import train, train_corpus
+
+    if args.counts and (args.files or args.text):
+        raise UserError("--counts trains on count files alone: leave out FILE and --text")
+    if args.counts:
+        settings = _settings(args, preset.settings if (preset := _preset(args)) else Settings(merges=256))
+        training = train_corpus(_read_counts(args.counts, settings), settings, args.algorithm)
+    else:
+        documents, settings = _corpus(args)
+        training = train(documents, settings, args.algorithm, keep=False, workers=_workers_of(args))
     if not training.corpus.chunks:
         print("bpe: the corpus is empty: no merges learned", file=sys.stderr)
     if args.out is not None:
-        textio.write_files({args.out: files.dumps(training)}, inputs=args.files)
+        textio.write_files({args.out: files.dumps(training)}, inputs=[*args.files, *args.counts])
     if args.trace:
         _print_trace(training)
     elif args.json:
@@ -95,6 +119,37 @@ def command_train(args: argparse.Namespace) -> None:
         _print_table(training)
         print(f"{len(training.merges)} merges, vocabulary {training.vocab_size()}, "
               f"tokens {training.tokens[0]} -> {training.tokens[-1]}; stopped: {training.stopped}")
+
+
+def _read_counts(paths: list[str], settings: Settings):
+    """Every count file's table, added up, as a corpus; a file whose header names another
+    pre-tokenizer than the settings' is refused (its chunks would be cut differently)."""
+    from . import counts
+    from .corpus import Corpus
+
+    tables = []
+    for path, text in textio.read_each(paths):
+        table, pretokenizer = counts.loads(text, path)
+        if pretokenizer is not None and pretokenizer != settings.pretokenizer:
+            raise UserError(f"{path} was counted with --pretokenizer {pretokenizer}, but this training uses "
+                            f"{settings.pretokenizer}; pass --pretokenizer {pretokenizer}")
+        tables.append(table)
+    total = counts.merge(tables)
+    return Corpus.of_counts(total, settings.alphabet, settings.pretokenizer, counts.sha256(total))
+
+
+def command_count(args: argparse.Namespace) -> None:
+    """Each distinct chunk of the files with its count, in the `bpe-counts` format."""
+    from . import counts, parallel
+
+    pretokenizer = args.pretokenizer or Settings().pretokenizer
+    table = parallel.count(_documents(args), pretokenizer, _workers_of(args))
+    text = counts.dumps(table, pretokenizer)
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        textio.write_files({args.out: text}, inputs=args.files)
+        print(f"wrote {args.out}: {len(table):,} distinct chunks, {sum(table.values()):,} in all", file=sys.stderr)
 
 
 def _load(path: str) -> files.Saved:
@@ -119,6 +174,8 @@ def command_decode(args: argparse.Namespace) -> None:
 
 
 def command_presets(args: argparse.Namespace) -> None:
+    from .presets import PRESETS
+
     for preset in PRESETS.values():
         print(f"{preset.name:<18} {preset.description}")
 
@@ -152,7 +209,7 @@ def _choice(parser: argparse.ArgumentParser, option: Option, **more) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python3 -m bpe", description="Train and use byte pair encoding tokenizers.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_train_parser, _encode_parser, _decode_parser, _presets_parser, _export_parser, _import_parser):
+    for add in (_train_parser, _count_parser, _encode_parser, _decode_parser, _presets_parser, _export_parser, _import_parser):
         add(commands)
     return parser
 
@@ -169,12 +226,46 @@ def _train_parser(commands) -> None:
     budget.add_argument("--merges", type=int, metavar="N", help="at most N merges (default 256)")
     budget.add_argument("--vocab-size", type=int, metavar="N", help="at most N vocabulary entries")
     _choice(t, SPECIALS)
-    t.add_argument("--algorithm", choices=tuple(ALGORITHMS), default="fast")
+    t.add_argument("--algorithm", choices=ALGORITHMS, default="fast")
+    t.add_argument("--counts", action="append", default=[], metavar="COUNTS.tsv",
+                   help="train on count files (from `count`, or any engine writing that format) instead of text; "
+                        "repeatable, the counts add up")
+    _workers(t)
     t.add_argument("--out", metavar="TOKENIZER.json", help="save the tokenizer")
     output = t.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print merges and token counts as JSON")
     output.add_argument("--trace", action="store_true", help="print the bpe-merges-v1 trace")
     t.set_defaults(handler=command_train)
+
+
+def _workers(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=_positive, metavar="N",
+                        help="count chunks on N processes (default: as many as there are cores); "
+                             "the result is the same for any N")
+
+
+def _workers_of(args: argparse.Namespace) -> int:
+    from .parallel import default_workers
+
+    return args.workers or default_workers()
+
+
+def _positive(value: str) -> int:
+    number = int(value) if value.isdigit() else 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 up, not {value!r}")
+    return number
+
+
+def _count_parser(commands) -> None:
+    c = commands.add_parser("count", help="count each distinct chunk of text files (the bpe-counts format)")
+    c.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files")
+    c.add_argument("--text", action="append", default=[], metavar="DOC", help="one document (repeatable)")
+    _choice(c, DOCUMENTS)
+    _choice(c, PRETOKENIZER)
+    _workers(c)
+    c.add_argument("--out", metavar="COUNTS.tsv", help="write here (default: standard output)")
+    c.set_defaults(handler=command_count)
 
 
 def _encode_parser(commands) -> None:

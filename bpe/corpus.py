@@ -37,12 +37,18 @@ class Corpus:
     raw: list[str] | None = dataclasses.field(default=None, repr=False)  # each chunk's text, with `texts`
 
     @classmethod
-    def build(cls, documents: Iterable[str], alphabet: str, pretokenizer: str, keep: bool = True) -> "Corpus":
-        """Count the chunks of every document. `keep=False` reads a stream once and keeps no text."""
+    def build(cls, documents: Iterable[str], alphabet: str, pretokenizer: str, keep: bool = True,
+              workers: int = 1) -> "Corpus":
+        """Count the chunks of every document. `keep=False` reads a stream once and keeps no
+        text; `workers` above 1 counts on that many processes (see `parallel.py`)."""
         texts = list(documents) if keep else None
-        hasher = Hasher()
-        frequency = count_chunks(hasher.pass_through(documents if texts is None else texts), pretokenizer)
-        return cls.of_counts(frequency, alphabet, pretokenizer, hasher.hexdigest(), texts)
+        stream = Hasher().pass_through(documents if texts is None else texts)
+        if workers > 1:
+            from . import parallel
+            frequency = parallel.count(stream, pretokenizer, workers)
+        else:
+            frequency = count_chunks(stream, pretokenizer)
+        return cls.of_counts(frequency, alphabet, pretokenizer, stream.hasher.hexdigest(), texts)
 
     @classmethod
     def of_counts(cls, frequency: Mapping[str, int], alphabet: str, pretokenizer: str, sha256: str,
@@ -90,9 +96,8 @@ def count_chunks(documents: Iterable[str], pretokenizer: str) -> Counter[str]:
 
 
 class Hasher:
-    """A hash that tells corpora apart, document boundaries included: the sha256 of every
-    document's own sha256, in order. It is taken as the documents stream past, and the same
-    whichever process counted them.
+    """A hash that tells corpora apart, document boundaries included: sha256 over each
+    document's UTF-8 length and bytes, in order, taken as the documents stream past.
 
     >>> Hasher.of(["ab"]) == Hasher.of(["a", "b"])
     False
@@ -102,13 +107,13 @@ class Hasher:
         self._all = hashlib.sha256()
 
     def add(self, document: str) -> None:
-        self._all.update(hashlib.sha256(document.encode("utf-8", "surrogatepass")).digest())
+        data = document.encode("utf-8", "surrogatepass")
+        self._all.update(b"%d:" % len(data))
+        self._all.update(data)
 
-    def pass_through(self, documents: Iterable[str]) -> Iterator[str]:
-        """The documents unchanged, each one hashed as it goes by."""
-        for document in documents:
-            self.add(document)
-            yield document
+    def pass_through(self, documents: Iterable[str]) -> "_Hashed":
+        """The documents unchanged, each one hashed as it goes by (`.hasher` is this hasher)."""
+        return _Hashed(self, documents)
 
     def hexdigest(self) -> str:
         return self._all.hexdigest()
@@ -119,3 +124,18 @@ class Hasher:
         for document in documents:
             hasher.add(document)
         return hasher.hexdigest()
+
+
+class _Hashed:
+    """An iterator over documents that hashes each one as it passes."""
+
+    def __init__(self, hasher: Hasher, documents: Iterable[str]):
+        self.hasher, self._documents = hasher, iter(documents)
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        document = next(self._documents)
+        self.hasher.add(document)
+        return document

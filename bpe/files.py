@@ -14,6 +14,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import operator
+from itertools import chain
 
 from .alphabet import Alphabet
 from .errors import UserInputError
@@ -177,7 +179,10 @@ def _read_alphabet(data, settings: Settings) -> Alphabet:
 def _read_merges(items, base_size: int, first_id: int) -> list[Merge]:
     if not isinstance(items, list):
         raise TokenizerFileError('"merges" must be a list')
-    merges, seen = [], set()
+    rows = _well_formed(items, base_size, first_id)
+    if rows is not None:
+        return list(map(Merge, *rows))
+    merges, seen = [], set()  # something is wrong: find the first merge at fault, and say why
     for rank, item in enumerate(items):
         if not isinstance(item, dict) or any(not _whole(item.get(f)) for f in _MERGE_FIELDS):
             raise TokenizerFileError(f"merge {rank} must have whole numbers for {', '.join(_MERGE_FIELDS)}")
@@ -185,6 +190,34 @@ def _read_merges(items, base_size: int, first_id: int) -> list[Merge]:
         _check_merge(merge, rank, base_size, first_id, seen)
         merges.append(merge)
     return merges
+
+
+def _well_formed(items: list, base_size: int, first_id: int) -> list[tuple[int, ...]] | None:
+    """Each field's column, if every merge passes `_check_merge`'s tests; else None.
+
+    The same tests on whole columns, in C: loading a 100k-merge file should cost little
+    more than parsing it. None sends `_read_merges` down the merge-by-merge path, which
+    names the first merge at fault."""
+    n = len(items)
+    if not n:
+        return [()] * len(_MERGE_FIELDS)
+    try:
+        values = list(map(operator.itemgetter(*_MERGE_FIELDS), items))
+    except (KeyError, TypeError, IndexError):
+        return None
+    if set(map(type, items)) != {dict} or set(map(type, chain.from_iterable(values))) != {int}:
+        return None
+    ranks, lefts, rights, ids, *numbers = rows = list(zip(*values))
+    if ranks != tuple(range(n)) or ids != tuple(range(first_id, first_id + n)):
+        return None
+    for side in (lefts, rights):
+        if min(side) < 0 or not all(map(operator.lt, side, ids)):
+            return None
+        if base_size < first_id and any(base_size <= s < first_id for s in set(side)):
+            return None
+    if min(map(min, numbers)) < 0 or max(map(max, numbers)) >= MAX_COUNT or len(set(zip(lefts, rights))) != n:
+        return None
+    return rows
 
 
 def _check_merge(merge: Merge, rank: int, base_size: int, first_id: int, seen: set) -> None:

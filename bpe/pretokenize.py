@@ -28,6 +28,7 @@ PATTERNS: dict[str, Callable[..., str]] = {value.name: value.pattern for value i
 PRETOKENIZERS = PRETOKENIZER.names
 
 _ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+_ESCAPE = re.compile(r"\\U([0-9a-f]{8})")
 
 
 @functools.cache
@@ -41,7 +42,7 @@ def _finder(name: str) -> Callable[[str], list[str]]:
     rule: Pretokenizer = PRETOKENIZER.choose(name)
     if not rule.stand_ins:  # the pattern has no class that holds characters above U+FFFF
         return re.compile(rule.pattern(True)).findall
-    bmp = re.compile(rule.pattern(False)).findall
+    bmp = re.compile(_literal(rule.pattern(False))).findall
 
     @functools.cache
     def stand_in(char: str) -> str:
@@ -57,6 +58,16 @@ def _finder(name: str) -> Callable[[str], list[str]]:
         return chunks
 
     return split
+
+
+def _literal(pattern: str) -> str:
+    r"""The pattern with each `\Uxxxxxxxx` escape written as the character itself (escaped
+    only where `re` needs it): the same pattern, which `re` parses about three times faster.
+
+    >>> _literal(r"[\U00000041-\U0000005a\U0000005e]+")
+    '[A-Z\\^]+'
+    """
+    return _ESCAPE.sub(lambda match: re.escape(chr(int(match.group(1), 16))), pattern)
 
 
 def splitter(name: str) -> Callable[[str], list[str]]:

@@ -26,13 +26,13 @@ import json
 import os
 import stat
 import sys
-import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from .errors import UserInputError
 
-#: The most text one command reads (all its files together). Training memory grows with the
-#: text, so a larger input is refused with its size rather than failing for lack of memory.
+#: The most text one file may hold: a file is read whole, so a larger one is refused with its
+#: size rather than failing for lack of memory. Files stream one at a time, so there is no
+#: limit on all of them together.
 MAX_INPUT_BYTES = 1 << 30
 _BLOCK = 1 << 24
 
@@ -105,15 +105,11 @@ def _bounded(file, name: str, limit: int, limit_words: str = "") -> bytes:
     return b"".join(blocks)
 
 
-def read_all(paths: list[str]) -> list[tuple[str, bytes]]:
-    """Each file's bytes, MAX_INPUT_BYTES counted over all of them together."""
-    read, left = [], MAX_INPUT_BYTES
+def read_each(paths: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """Each file's text, one file at a time: only the file being read is held, so any number
+    of files can stream through (each one at most MAX_INPUT_BYTES)."""
     for path in paths:
-        words = "" if not read else f"the files together are more than {size_words(MAX_INPUT_BYTES)}, the most bpe reads at once"
-        data = read_bytes(path, left, words)
-        read.append((path, data))
-        left -= len(data)
-    return read
+        yield path, decode(read_bytes(path), path)
 
 
 def read_text(path: str) -> str:
@@ -194,6 +190,8 @@ def _is_regular_or_missing(target: str) -> bool:
 
 
 def _write_temp(path: str, target: str, text: str) -> str:
+    import tempfile  # only a command that writes pays for the import
+
     folder, name = os.path.split(target)
     try:
         fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")

@@ -146,13 +146,16 @@ def _replay(merge: Merge, chunks: list[str], counts: dict[str, int], weights: li
             counts.pop(p, None)
 
 
-def train(documents: Iterable[str], settings: Settings, algorithm: str = "fast", keep: bool = True) -> Training:
+def train(documents: Iterable[str], settings: Settings, algorithm: str = "fast", keep: bool = True,
+          workers: int = 1) -> Training:
     """Train on documents (each one a barrier merges never cross).
 
     `keep=False` reads the documents once (a generator streaming files, say) and keeps no
     text: the training's `documents(k)` is then unavailable, and memory grows only with the
-    number of distinct chunks."""
-    return train_corpus(Corpus.build(documents, settings.alphabet, settings.pretokenizer, keep), settings, algorithm)
+    number of distinct chunks. `workers` above 1 counts the chunks on that many processes;
+    the training is the same."""
+    corpus = Corpus.build(documents, settings.alphabet, settings.pretokenizer, keep, workers)
+    return train_corpus(corpus, settings, algorithm)
 
 
 def train_corpus(corpus: Corpus, settings: Settings, algorithm: str = "fast") -> Training:

@@ -15,6 +15,8 @@ import functools
 import itertools
 import re
 import unicodedata
+from itertools import compress, count, islice
+from operator import itemgetter, ne
 
 
 #: Unicode's White_Space property (PropList.txt, unchanged since Unicode 6.3): what `\\s` means in
@@ -38,12 +40,11 @@ def _ranges(planes: tuple[range, ...] = PLANES) -> dict[str, str]:
     """Map a category's first letter ("L", "M", "N", ...) to a regex class body."""
     bodies: dict[str, list[str]] = {}
     for plane in planes:
-        start = plane.start
-        categories = map(unicodedata.category, map(chr, plane))
-        for major, run in itertools.groupby(categories, key=lambda category: category[0]):
-            end = start + sum(1 for _ in run)
-            bodies.setdefault(major, []).append(_span(start, end - 1))
-            start = end
+        majors = list(map(itemgetter(0), map(unicodedata.category, map(chr, plane))))
+        # Where the major category changes, found in C: a run of one category is one span.
+        starts = [0, *compress(count(1), map(ne, majors, islice(majors, 1, None)))]
+        for start, end in zip(starts, [*starts[1:], len(majors)]):
+            bodies.setdefault(majors[start], []).append(_span(plane.start + start, plane.start + end - 1))
     return {major: "".join(parts) for major, parts in bodies.items()}
 
 

@@ -117,8 +117,14 @@ def test_files_are_read_at_most_to_the_limit(tmp_path, monkeypatch, capsys):
     assert main(["train", "/dev/zero"]) == 2
     assert "/dev/zero: more than 1000 bytes" in capsys.readouterr().err
     (tmp_path / "a.txt").write_text("a" * 600)
-    assert main(["train", str(tmp_path / "a.txt"), str(tmp_path / "a.txt")]) == 2  # counted together
-    assert "the files together are more than 1000 bytes" in capsys.readouterr().err
+    (tmp_path / "b.txt").write_text("b" * 1001)
+    # Files stream one at a time, so the limit is per file: two of 600 bytes train...
+    assert main(["train", str(tmp_path / "a.txt"), str(tmp_path / "a.txt"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tokens"][0] == 1200
+    # ... and a file over it is refused even after others were read, with nothing written.
+    out = tmp_path / "tok.json"
+    assert main(["train", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "--out", str(out)]) == 2
+    assert "b.txt: more than 1000 bytes" in capsys.readouterr().err and not out.exists()
 
 
 # --- 4. every user error is one line and exit 2 ------------------------------------------------
