@@ -20,8 +20,13 @@ __all__ = sorted(_HOMES)
 
 
 def __getattr__(name: str):
-    if name not in _HOMES:
-        raise AttributeError(f"module 'bpe' has no attribute {name!r}")
+    if name not in _HOMES:  # a submodule, as `bpe.pretokenize` was once `import bpe` loaded them all
+        try:
+            return importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module 'bpe' has no attribute {name!r}") from None
     value = getattr(importlib.import_module(f".{_HOMES[name]}", __name__), name)
     globals()[name] = value  # the next lookup is a plain attribute
     return value
