@@ -33,7 +33,8 @@ _ESCAPE = re.compile(r"\\U([0-9a-f]{8})")
 
 @functools.cache
 def _finder(name: str) -> Callable[[str], list[str]]:
-    """findall for a pattern, built with BMP-only classes (about six times quicker).
+    """findall for a pattern, built with BMP-only classes (about six times quicker), or
+    ASCII-only ones for an ASCII text (a fifth quicker again).
 
     A text with characters above U+FFFF is split as a same-length copy in which each
     of them is replaced by a BMP stand-in of the same class (no character above U+FFFF
@@ -43,13 +44,16 @@ def _finder(name: str) -> Callable[[str], list[str]]:
     if not rule.stand_ins:  # the pattern has no class that holds characters above U+FFFF
         return re.compile(rule.pattern(True)).findall
     bmp = re.compile(_literal(rule.pattern(False))).findall
+    ascii = re.compile(_literal(rule.pattern(False, ascii=True))).findall
 
     @functools.cache
     def stand_in(char: str) -> str:
         return rule.stand_ins.get(unicodedata.category(char)[0], "!")
 
     def split(text: str) -> list[str]:
-        if text.isascii() or not _ASTRAL.search(text):  # isascii: a quick pass over most texts
+        if text.isascii():  # the same chunks as the full pattern gives an ASCII text
+            return ascii(text)
+        if not _ASTRAL.search(text):
             return bmp(text)
         chunks = bmp(_ASTRAL.sub(lambda match: stand_in(match.group()), text))
         ends = list(accumulate(map(len, chunks)))

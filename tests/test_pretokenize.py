@@ -76,6 +76,16 @@ def test_bmp_only_pattern_splits_bmp_text_like_the_full_one(text, name):
     assert split(text, name) == re.findall(PATTERNS[name](), text)
 
 
+@given(st.text(st.characters(max_codepoint=0x7F)), st.sampled_from(["kinds", "gpt2"]))
+def test_ascii_only_pattern_splits_ascii_text_like_the_full_one(text, name):
+    import re
+
+    from bpe.pretokenize import PATTERNS
+
+    assert split(text, name) == re.findall(PATTERNS[name](), text)
+    assert re.findall(PATTERNS[name](False, ascii=True), text) == re.findall(PATTERNS[name](), text)
+
+
 @given(st.text(st.one_of(st.characters(), st.sampled_from("'s 1a_\U0001D400\U0001F600\U000E0100\U00010107"))),
        st.sampled_from(["kinds", "gpt2"]))
 def test_any_text_splits_like_the_full_pattern(text, name):
