@@ -102,6 +102,9 @@ class Pretokenizer(Value):
     #: A BMP stand-in by general category for a character above U+FFFF, which every class and
     #: literal of the pattern treats as the character itself (see `pretokenize.py`).
     stand_ins: dict = dataclasses.field(default_factory=dict)
+    #: The pattern starts with `\s+|`, so a space between two other characters is always a chunk
+    #: of its own: counting can tally those with `str.count` instead of matching each one.
+    lone_spaces: bool = False
 
 
 PRETOKENIZER = Option(
@@ -111,7 +114,7 @@ PRETOKENIZER = Option(
                      "the from-scratch text",
                      pattern=lambda astral=True: patterns.WORDS),
         Pretokenizer("kinds", "kinds", "runs of one kind: whitespace, word characters, digits, other", "octlm",
-                     pattern=patterns.kinds, stand_ins={"L": "a", "M": "a", "N": "0"}),
+                     pattern=patterns.kinds, stand_ins={"L": "a", "M": "a", "N": "0"}, lone_spaces=True),
         Pretokenizer("gpt2", "gpt2", "GPT-2's pattern: contractions, letters, numbers, other, whitespace", "GPT-2",
                      pattern=patterns.gpt2, stand_ins={"L": "a", "N": "0"}),
     ))

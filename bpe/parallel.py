@@ -2,8 +2,8 @@
 tables come back in the order the batches went out.
 
 Adding the tables in that order gives exactly one process's count, chunk order included
-(a chunk is first seen in the first batch that holds it), so the training is identical
-for any number of workers. Where there are no processes (Pyodide), counting stays in
+(a chunk is first seen in the first batch that holds it; lone spaces are added last, see
+`corpus.tally`), so the training is identical for any number of workers. Where there are no processes (Pyodide), counting stays in
 this one.
 
 >>> count(["the cat", "the"], "words", workers=1)
@@ -16,7 +16,7 @@ import sys
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 
-from .corpus import count_chunks
+from .corpus import count_chunks, finish, tally
 
 #: Characters of text in one batch: big enough that sending it costs little beside counting it.
 BATCH_CHARS = 1 << 22
@@ -40,15 +40,23 @@ def count(documents: Iterable[str], pretokenizer: str, workers: int) -> Counter[
     from concurrent.futures import ProcessPoolExecutor  # only a parallel count pays for the import
 
     total: Counter[str] = Counter()
+    lone = 0
     pending: deque = deque()
+
+    def add(done) -> None:
+        nonlocal lone
+        counts, spaces = done.result()
+        total.update(counts)
+        lone += spaces
+
     with ProcessPoolExecutor(workers) as pool:
         for batch in batches(documents, BATCH_CHARS):
-            pending.append(pool.submit(count_chunks, batch, pretokenizer))
+            pending.append(pool.submit(tally, batch, pretokenizer))
             if len(pending) > 2 * workers:
-                total.update(pending.popleft().result())
+                add(pending.popleft())
         while pending:
-            total.update(pending.popleft().result())
-    return total
+            add(pending.popleft())
+    return finish(total, lone)
 
 
 def batches(documents: Iterable[str], size: int) -> Iterator[list[str]]:

@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import example, given, settings as hsettings, strategies as st
 
 import bpe
 from bpe import counts, files, parallel, training
@@ -59,6 +59,18 @@ def test_a_count_file_gives_back_every_chunk_and_count(chunks):
 def test_a_bad_count_file_is_refused_with_its_line(text, message):
     with pytest.raises(counts.CountFileError, match=message.replace("\\", "\\\\").replace("(", "\\(")):
         counts.loads(text, "t.tsv")
+
+
+@example(["a b😀"], "kinds")  # a lone space before a character above U+FFFF
+@given(st.lists(st.one_of(st.text(st.sampled_from(" a1_.\t\n\u2028\u3000é😀𝒳"), max_size=30), st.text(max_size=30)),
+                max_size=6), st.sampled_from(PRETOKENIZERS))
+def test_counting_gives_every_chunk_the_split_gives(documents, pretokenizer):
+    """`count_chunks` (which tallies lone spaces apart for `kinds`) against the plain split."""
+    from bpe.pretokenize import split
+
+    expected = Counter(chunk for document in documents for chunk in split(document, pretokenizer))
+    assert count_chunks(documents, pretokenizer) == expected
+    assert parallel.count(documents, pretokenizer, 1) == expected
 
 
 # --- the command line: count, --counts, --workers ---------------------------------------------
