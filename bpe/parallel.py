@@ -15,6 +15,7 @@ import os
 import sys
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
+from itertools import chain
 
 from .corpus import count_chunks, finish, tally
 
@@ -37,6 +38,11 @@ def count(documents: Iterable[str], pretokenizer: str, workers: int) -> Counter[
     most a few batches per worker are in flight, so memory stays bounded for a stream."""
     if workers <= 1 or sys.platform == "emscripten":
         return count_chunks(documents, pretokenizer)
+    groups = batches(documents, BATCH_CHARS)
+    first = next(groups, None)
+    second = next(groups, None)
+    if second is None:  # one batch: starting processes would cost more than it saves
+        return count_chunks(first or [], pretokenizer)
     from concurrent.futures import ProcessPoolExecutor  # only a parallel count pays for the import
 
     total: Counter[str] = Counter()
@@ -50,7 +56,7 @@ def count(documents: Iterable[str], pretokenizer: str, workers: int) -> Counter[
         lone += spaces
 
     with ProcessPoolExecutor(workers) as pool:
-        for batch in batches(documents, BATCH_CHARS):
+        for batch in chain([first, second], groups):
             pending.append(pool.submit(tally, batch, pretokenizer))
             if len(pending) > 2 * workers:
                 add(pending.popleft())

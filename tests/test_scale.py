@@ -128,7 +128,7 @@ def test_workers_must_be_a_positive_number(workers, capsys):
 
 
 def test_the_saved_tokenizer_is_the_same_for_any_number_of_workers(tmp_path, monkeypatch):
-    monkeypatch.setattr(parallel, "BATCH_CHARS", 20_000)  # many batches, so the order of adding them matters
+    monkeypatch.setattr(parallel, "BATCH_CHARS", 1_000)  # many batches, so the order of adding them matters
     paths = corpus_files(tmp_path)
     saved = []
     for workers in (1, 2, 3):
