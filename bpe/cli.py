@@ -144,6 +144,8 @@ def command_count(args: argparse.Namespace) -> None:
 
     pretokenizer = args.pretokenizer or Settings().pretokenizer
     table = parallel.count(_documents(args), pretokenizer, _workers_of(args))
+    if not table:
+        print("bpe: the corpus is empty: no chunks to count", file=sys.stderr)
     text = counts.dumps(table, pretokenizer)
     if args.out is None:
         sys.stdout.write(text)

@@ -33,7 +33,7 @@ _ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 _UNESCAPES = {value: key for key, value in _ESCAPES.items()}
 _ESCAPE = str.maketrans(_ESCAPES)
 _ESCAPED = re.compile(r"\\.?", re.DOTALL)  # a lone \\ at the end matches alone
-_LINE = re.compile(r"([1-9][0-9]*)\t([^\t]+)")
+_LINE = re.compile(r"([1-9][0-9]*)\t([^\t\r]+)")
 
 
 class CountFileError(UserInputError):
@@ -89,6 +89,10 @@ def loads(text: str, name: str) -> tuple[Counter, str | None]:
         start = 1
     for number, line in enumerate(lines, start):
         match = _LINE.fullmatch(line)
+        if not match and line.endswith("\r"):
+            raise CountFileError(f"{name}, line {number}: ends with a carriage return; lines end with a line "
+                                 f"feed alone, and a carriage return in a chunk is written \\r (was the file "
+                                 f"saved with CRLF line endings?)")
         if not match:
             raise CountFileError(f"{name}, line {number}: expected COUNT<TAB>CHUNK, a positive count and a non-empty "
                                  f"chunk (tab, line feed, carriage return and \\ escaped)")

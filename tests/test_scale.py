@@ -55,6 +55,8 @@ def test_a_count_file_gives_back_every_chunk_and_count(chunks):
     ("3\ta\\qb\n", "line 1: unknown escape '\\\\q'"),
     ("3\tab\\\n", "line 1: unknown escape '\\\\'"),
     ("# bpe-counts pretokenizer\n3\tab\n", "line 1: the header must read"),
+    ("3\tab\r\n4\tcd\r\n", "line 1: ends with a carriage return"),
+    ("3\ta\rb\n", "line 1: expected COUNT"),
 ])
 def test_a_bad_count_file_is_refused_with_its_line(text, message):
     with pytest.raises(counts.CountFileError, match=message.replace("\\", "\\\\").replace("(", "\\(")):
