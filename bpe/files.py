@@ -58,7 +58,7 @@ def merge_rows(training) -> list[dict]:
     [{'rank': 0, 'left': 97, 'right': 97, 'id': 256, 'count': 2, 'replacements': 1, 'ties': 1, 'text': 'aa'}]
     """
     vocab = training.tokenizer.vocab
-    return [{**dataclasses.asdict(m), "text": render(vocab[m.id])} for m in training.merges]
+    return [{**m._asdict(), "text": render(vocab[m.id])} for m in training.merges]
 
 
 def to_dict(training) -> dict:

@@ -1,11 +1,18 @@
-"""One learned merge rule, as both trainers report it."""
+"""One learned merge rule, as both trainers report it.
+
+A named tuple, not a dataclass: a tokenizer file of 100k merges makes 100k of them, and
+a tuple is built several times faster than a frozen dataclass.
+
+>>> Merge(0, 97, 97, 256, 2, 1, 1).count
+2
+"""
 from __future__ import annotations
 
 import dataclasses
+from typing import NamedTuple
 
 
-@dataclasses.dataclass(frozen=True)
-class Merge:
+class Merge(NamedTuple):
     rank: int  # position in the rule table, from 0
     left: int
     right: int

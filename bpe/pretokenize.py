@@ -44,8 +44,13 @@ def _finder(name: str, lone_spaces: bool = True) -> Callable[[str], list[str]]:
     if not rule.stand_ins:  # the pattern has no class that holds characters above U+FFFF
         return re.compile(rule.pattern(True)).findall
     shape = (lambda pattern: pattern) if lone_spaces else _without_lone_spaces
-    bmp = re.compile(shape(_literal(rule.pattern(False)))).findall
     ascii = re.compile(shape(_literal(rule.pattern(False, ascii=True)))).findall
+
+    @functools.cache
+    def bmp() -> Callable[[str], list[str]]:
+        """Built on the first text that is not ASCII: its classes take 65,536 `unicodedata` calls,
+        which a one-word encode from the command line should not pay for."""
+        return re.compile(shape(_literal(rule.pattern(False)))).findall
 
     @functools.cache
     def stand_in(char: str) -> str:
@@ -55,10 +60,10 @@ def _finder(name: str, lone_spaces: bool = True) -> Callable[[str], list[str]]:
         if text.isascii():  # the same chunks as the full pattern gives an ASCII text
             return ascii(text)
         if not _ASTRAL.search(text):
-            return bmp(text)
+            return bmp()(text)
         if not lone_spaces:  # the lengths below must tile the text: split whole, then drop them
             return [chunk for chunk in _finder(name)(text) if chunk != " "]
-        chunks = bmp(_ASTRAL.sub(lambda match: stand_in(match.group()), text))
+        chunks = bmp()(_ASTRAL.sub(lambda match: stand_in(match.group()), text))
         ends = list(accumulate(map(len, chunks)))
         for i in {bisect.bisect_right(ends, match.start()) for match in _ASTRAL.finditer(text)}:
             chunks[i] = text[ends[i] - len(chunks[i]):ends[i]]  # only chunks with a stand-in differ
