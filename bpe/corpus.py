@@ -34,22 +34,34 @@ class Corpus:
     counts: list[int]  # how often each distinct chunk occurs
     sha256: str  # hash of the documents (see `Hasher`), stored with a trained tokenizer
     pretokenizer: str = "none"
-    texts: list[str] | None = None  # the documents, when the caller keeps them for `documents`
-    raw: list[str] | None = dataclasses.field(default=None, repr=False)  # each chunk's text, with `texts`
+    texts: list[str] | None = None  # the documents, when the caller keeps them (see `documents`)
 
     @classmethod
     def build(cls, documents: Iterable[str], alphabet: str, pretokenizer: str, keep: bool = True,
               workers: int = 1) -> "Corpus":
         """Count the chunks of every document. `keep=False` reads a stream once and keeps no
         text; `workers` above 1 counts on that many processes (see `parallel.py`)."""
-        texts = list(documents) if keep else None
-        stream = Hasher().pass_through(documents if texts is None else texts)
+        if keep:
+            return cls._indexed(list(documents), alphabet, pretokenizer)
+        stream = Hasher().pass_through(documents)
         if workers > 1:
             from . import parallel
             frequency = parallel.count(stream, pretokenizer, workers)
         else:
             frequency = count_chunks(stream, pretokenizer)
-        return cls.of_counts(frequency, alphabet, pretokenizer, stream.hasher.hexdigest(), texts)
+        return cls.of_counts(frequency, alphabet, pretokenizer, stream.hasher.hexdigest())
+
+    @classmethod
+    def _indexed(cls, texts: list[str], alphabet: str, pretokenizer: str) -> "Corpus":
+        """A kept corpus, its per-document index made in the same pass as the counts: the page
+        shows every corpus it trains on, so a second split would only cost it time."""
+        split, index = splitter(pretokenizer), _Index()
+        documents = [list(map(index.__getitem__, split(text))) for text in texts]
+        counts = Counter(chain.from_iterable(documents))
+        frequency = dict(zip(index, map(counts.__getitem__, range(len(index)))))
+        corpus = cls.of_counts(frequency, alphabet, pretokenizer, Hasher.of(texts), texts)
+        corpus.__dict__["documents"] = documents  # the cached property, already known
+        return corpus
 
     @classmethod
     def of_counts(cls, frequency: Mapping[str, int], alphabet: str, pretokenizer: str, sha256: str,
@@ -67,17 +79,12 @@ class Corpus:
             sha256=sha256,
             pretokenizer=pretokenizer,
             texts=texts,
-            raw=list(frequency) if texts is not None else None,
         )
 
     @functools.cached_property
     def documents(self) -> list[list[int]]:
-        """Each document as indices into `chunks`, worked out on first use."""
-        if self.texts is None:
-            raise NoDocuments("this corpus kept no documents (it was streamed, or read from counts)")
-        index = dict(zip(self.raw, range(len(self.raw))))
-        split = splitter(self.pretokenizer)
-        return [list(map(index.__getitem__, split(text))) for text in self.texts]
+        """Each document as indices into `chunks`: made with the counts when the corpus was kept."""
+        raise NoDocuments("this corpus kept no documents (it was streamed, or read from counts)")
 
     @property
     def tokens(self) -> int:
@@ -134,6 +141,14 @@ class _Spaces:
         document = next(self._documents)
         self.count += document.count(" ")
         return document
+
+
+class _Index(dict):
+    """Chunk text -> its index, a new chunk getting the next one (looked up in C by `map`)."""
+
+    def __missing__(self, chunk: str) -> int:
+        found = self[chunk] = len(self)
+        return found
 
 
 class Hasher:

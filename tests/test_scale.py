@@ -160,10 +160,13 @@ def test_a_streamed_corpus_keeps_no_text_and_says_so():
     assert streamed.candidates(2) == kept.candidates(2)  # the scrubber's table needs no documents
 
 
-def test_documents_are_indexed_only_when_asked_for():
-    corpus = Corpus.build(["the cat", "the hat"], "bytes", "words")
-    assert "documents" not in corpus.__dict__
-    assert corpus.documents == [[0, 1], [0, 2]]
+def test_a_kept_corpus_is_indexed_in_the_pass_that_counts_it_and_a_streamed_one_not_at_all():
+    kept = Corpus.build(["the cat", "the hat"], "bytes", "words")
+    assert kept.documents == [[0, 1], [0, 2]] and kept.counts == [2, 1, 1]
+    streamed = Corpus.build(iter(["the cat", "the hat"]), "bytes", "words", keep=False)
+    assert sorted(zip(streamed.chunks, streamed.counts)) == sorted(zip(kept.chunks, kept.counts))
+    with pytest.raises(NoDocuments):
+        streamed.documents
 
 
 def test_the_hash_tells_document_boundaries_apart_and_ignores_how_it_was_read():
