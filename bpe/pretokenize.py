@@ -39,7 +39,8 @@ def _finder(name: str, lone_spaces: bool = True) -> Callable[[str], list[str]]:
     A text with characters above U+FFFF is split as a same-length copy in which each
     of them is replaced by a BMP stand-in of the same class (no character above U+FFFF
     is whitespace), and the chunk lengths are carried back to the text (a test holds
-    this to the full pattern)."""
+    this to the full pattern). `lone_spaces=False` leaves out every chunk that is one
+    space alone (see `lone_space_splitter`)."""
     rule: Pretokenizer = PRETOKENIZER.choose(name)
     if not rule.stand_ins:  # the pattern has no class that holds characters above U+FFFF
         return re.compile(rule.pattern(True)).findall
