@@ -180,8 +180,8 @@ def _read_merges(items, base_size: int, first_id: int) -> list[Merge]:
     if not isinstance(items, list):
         raise TokenizerFileError('"merges" must be a list')
     rows = _well_formed(items, base_size, first_id)
-    if rows is not None:
-        return list(map(Merge, *rows))
+    if rows is not None:  # each row is already a tuple in Merge's field order: made a Merge in C
+        return list(map(functools.partial(tuple.__new__, Merge), rows))
     merges, seen = [], set()  # something is wrong: find the first merge at fault, and say why
     for rank, item in enumerate(items):
         if not isinstance(item, dict) or any(not _whole(item.get(f)) for f in _MERGE_FIELDS):
@@ -193,21 +193,21 @@ def _read_merges(items, base_size: int, first_id: int) -> list[Merge]:
 
 
 def _well_formed(items: list, base_size: int, first_id: int) -> list[tuple[int, ...]] | None:
-    """Each field's column, if every merge passes `_check_merge`'s tests; else None.
+    """Each merge's fields as a tuple, if every merge passes `_check_merge`'s tests; else None.
 
     The same tests on whole columns, in C: loading a 100k-merge file should cost little
     more than parsing it. None sends `_read_merges` down the merge-by-merge path, which
     names the first merge at fault."""
     n = len(items)
     if not n:
-        return [()] * len(_MERGE_FIELDS)
+        return []
     try:
         values = list(map(operator.itemgetter(*_MERGE_FIELDS), items))
     except (KeyError, TypeError, IndexError):
         return None
     if set(map(type, items)) != {dict} or set(map(type, chain.from_iterable(values))) != {int}:
         return None
-    ranks, lefts, rights, ids, *numbers = rows = list(zip(*values))
+    ranks, lefts, rights, ids, *numbers = zip(*values)
     if ranks != tuple(range(n)) or ids != tuple(range(first_id, first_id + n)):
         return None
     for side in (lefts, rights):
@@ -217,7 +217,7 @@ def _well_formed(items: list, base_size: int, first_id: int) -> list[tuple[int, 
             return None
     if min(map(min, numbers)) < 0 or max(map(max, numbers)) >= MAX_COUNT or len(set(zip(lefts, rights))) != n:
         return None
-    return rows
+    return values
 
 
 def _check_merge(merge: Merge, rank: int, base_size: int, first_id: int, seen: set) -> None:

@@ -216,7 +216,7 @@ def test_the_fast_merge_check_agrees_with_the_merge_by_merge_one(data):
     except files.TokenizerFileError:
         assert fast is None
     else:
-        assert fast is not None and list(map(bpe.Merge, *fast)) == careful
+        assert fast is not None and [bpe.Merge(*row) for row in fast] == careful
 
 
 def _careful(items, base, first):
