@@ -101,12 +101,8 @@ def fetch() -> None:
     print(f"fetching {PACKAGE} into {DATA} ...", file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory(dir=DATA) as tmp:
         work = Path(tmp)
-        quiet = {"cwd": work, "stdout": sys.stderr}
-        if subprocess.run(["apt-get", "download", PACKAGE], **quiet).returncode != 0:
-            subprocess.run(["apt-get", "update"], check=True, stdout=sys.stderr)
-            subprocess.run(["apt-get", "download", PACKAGE], check=True, **quiet)
-        deb = next(work.glob("*.deb"))
-        subprocess.run(["dpkg", "-x", str(deb), str(work / "x")], check=True)
+        from debian_docs import unpack  # beside this script
+        deb = unpack([PACKAGE], work)[0]
         sources = work / "x" / "usr" / "share" / "doc" / "python3.11" / "html" / "_sources"
         staging = work / "sources"
         shutil.copytree(sources, staging)

@@ -69,6 +69,19 @@ def _documents(root: Path):
         yield f"django/{path.relative_to(share)}", html_text(path.read_text(encoding="utf-8")).encode()
 
 
+def unpack(packages, work: Path) -> list[Path]:
+    """`apt-get download` the packages into `work` (running `apt-get update` once if that fails)
+    and unpack each into `work/x`; returns the .deb files. Shared with benchmarks/core.py."""
+    quiet = {"cwd": work, "stdout": sys.stderr}
+    if subprocess.run(["apt-get", "download", *packages], **quiet).returncode != 0:
+        subprocess.run(["apt-get", "update"], check=True, stdout=sys.stderr)
+        subprocess.run(["apt-get", "download", *packages], check=True, **quiet)
+    debs = sorted(work.glob("*.deb"))
+    for deb in debs:
+        subprocess.run(["dpkg", "-x", str(deb), str(work / "x")], check=True)
+    return debs
+
+
 def fetch() -> None:
     """Download the packages and write their documents, once."""
     if DONE.exists():
@@ -77,12 +90,7 @@ def fetch() -> None:
     print(f"fetching {', '.join(PACKAGES)} into {FOLDER} ...", file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory(dir=DATA) as tmp:
         work = Path(tmp)
-        quiet = {"cwd": work, "stdout": sys.stderr}
-        if subprocess.run(["apt-get", "download", *PACKAGES], **quiet).returncode != 0:
-            subprocess.run(["apt-get", "update"], check=True, stdout=sys.stderr)
-            subprocess.run(["apt-get", "download", *PACKAGES], check=True, **quiet)
-        for deb in work.glob("*.deb"):
-            subprocess.run(["dpkg", "-x", str(deb), str(work / "x")], check=True)
+        debs = unpack(PACKAGES, work)
         staging = work / "docs"
         for number, (name, data) in enumerate(_documents(work / "x")):
             try:
@@ -92,7 +100,7 @@ def fetch() -> None:
             target = staging / f"{number:05d}-{name.replace('/', '__')}.txt"
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        versions = sorted(deb.name.removesuffix(".deb") for deb in work.glob("*.deb"))
+        versions = sorted(deb.name.removesuffix(".deb") for deb in debs)
         (staging / ".versions").write_text("\n".join(versions) + "\n")
         if FOLDER.exists():
             shutil.rmtree(FOLDER)
