@@ -43,13 +43,14 @@ class Corpus:
         text; `workers` above 1 counts on that many processes (see `parallel.py`)."""
         if keep:
             return cls._indexed(list(documents), alphabet, pretokenizer)
-        stream = Hasher().pass_through(documents)
+        hasher = Hasher()
+        stream = hasher.pass_through(documents)
         if workers > 1:
             from . import parallel
             frequency = parallel.count(stream, pretokenizer, workers)
         else:
             frequency = count_chunks(stream, pretokenizer)
-        return cls.of_counts(frequency, alphabet, pretokenizer, stream.hasher.hexdigest())
+        return cls.of_counts(frequency, alphabet, pretokenizer, hasher.hexdigest())
 
     @classmethod
     def _indexed(cls, texts: list[str], alphabet: str, pretokenizer: str) -> "Corpus":
@@ -167,9 +168,11 @@ class Hasher:
         self._all.update(b"%d:" % len(data))
         self._all.update(data)
 
-    def pass_through(self, documents: Iterable[str]) -> "_Hashed":
-        """The documents unchanged, each one hashed as it goes by (`.hasher` is this hasher)."""
-        return _Hashed(self, documents)
+    def pass_through(self, documents: Iterable[str]) -> Iterator[str]:
+        """The documents unchanged, each one hashed as it goes by."""
+        for document in documents:
+            self.add(document)
+            yield document
 
     def hexdigest(self) -> str:
         return self._all.hexdigest()
@@ -180,18 +183,3 @@ class Hasher:
         for document in documents:
             hasher.add(document)
         return hasher.hexdigest()
-
-
-class _Hashed:
-    """An iterator over documents that hashes each one as it passes."""
-
-    def __init__(self, hasher: Hasher, documents: Iterable[str]):
-        self.hasher, self._documents = hasher, iter(documents)
-
-    def __iter__(self) -> Iterator[str]:
-        return self
-
-    def __next__(self) -> str:
-        document = next(self._documents)
-        self.hasher.add(document)
-        return document
