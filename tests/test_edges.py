@@ -2,11 +2,13 @@
 clear errors for bad text and bad files, output files that behave like files."""
 import doctest
 import importlib
+import itertools
 import json
 import os
 import pkgutil
 import re
 import stat
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -197,12 +199,19 @@ def test_hostile_tokenizer_files(tmp_path, capsys):
 
 
 def test_a_closed_pipe_stops_quietly(tmp_path):
-    """More output than a pipe buffers (64 KiB), and the reader goes away after 20 bytes, as `| head -c 20` does."""
+    """More output than a pipe buffers (64 KiB), and the reader goes away after 20 bytes, as `| head -c 20` does.
+
+    Both commands must print well over 64 KiB, or they could finish before the reader leaves
+    and exit 0: 3,000 merges of the 17,576 three-letter words print about 130 KB.
+    """
     assert main(["train", "--text", "a" * 5000, "--text", "b" * 5000, "--pretokenizer", "none", "--merges", "3000",
                  "--min-frequency", "1", "--out", str(tmp_path / "t.json")]) == 0
-    for args, stdin in ((["train", "--preset", "code", "--merges", "3000", "--min-frequency", "1"], None),
+    words = tmp_path / "words.txt"
+    words.write_text(" ".join(map("".join, itertools.product(string.ascii_lowercase, repeat=3))))
+    for args, stdin in ((["train", str(words), "--merges", "3000", "--min-frequency", "1"], None),
                         (["encode", "--tokenizer", str(tmp_path / "t.json")], b"a b " * 100_000)):
-        first = subprocess.Popen([sys.executable, "-m", "bpe", *args], stdin=subprocess.PIPE,
+        # bufsize=0: read(20) takes 20 bytes, not a buffer's worth, so the pipe fills and stays full.
+        first = subprocess.Popen([sys.executable, "-m", "bpe", *args], stdin=subprocess.PIPE, bufsize=0,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if stdin:
             first.stdin.write(stdin)
