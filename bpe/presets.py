@@ -23,6 +23,10 @@ class Preset:
     description: str  # one line, shown beside the name
     documents: list[str]
     settings: Settings
+    #: A second configuration worth training beside this one, as the settings it changes, and
+    #: what the comparison shows (the page's "compare with B" starts from it).
+    contrast: dict = dataclasses.field(default_factory=dict)
+    contrast_why: str = ""
 
 
 def corpus_text(name: str) -> str:
@@ -76,18 +80,21 @@ def _presets() -> dict[str, Preset]:
             "The cat/mat corpus: characters, words keep their leading space, ties go to the largest pair.",
             [corpus_text("from-scratch.txt")],
             Settings(alphabet="chars", pretokenizer="words", tie="largest-text", min_frequency=2, merges=20),
+            {"tie": "smallest"}, "The other tie rule: the cat/mat corpus has ties from its first rounds.",
         ),
         Preset(
             "course",
             "Two tiny documents, aaa and aba: overlaps counted apart from replacements, count-one merges allowed.",
             ["aaa", "aba"],
             Settings(alphabet="bytes", pretokenizer="none", tie="smallest", min_frequency=1, merges=2),
+            {"min_frequency": 2}, "A minimum count of 2: the course's second merge, counted once, is not made.",
         ),
         Preset(
             "explainer",
             "Seven words, 137 characters, each occurrence its own document: al, alk, walk, ed, in, ing, talk, then walked.",
             [word for word, count in EXPLAINER_WORDS for _ in range(count)],
             Settings(alphabet="chars", pretokenizer="none", tie="smallest", min_frequency=2, merges=10),
+            {"tie": "largest-text"}, "The other tie rule: rounds 1, 4 and 5 are ties, so the rule decides them.",
         ),
         # octlm's byte-level trainer traces 20 merges "on one repeated function"; the function is not
         # published, so bpe/corpora/octlm.py.txt was written (and its names searched) to reproduce
@@ -114,6 +121,7 @@ def _presets() -> dict[str, Preset]:
             "The same Debian Reference passage in English and Japanese: Japanese costs more tokens per character.",
             blocks(corpus("debian-reference.en.txt")) + blocks(corpus("debian-reference.ja.txt")),
             Settings(alphabet="bytes", pretokenizer="gpt2", tie="smallest", min_frequency=2, merges=200),
+            {"alphabet": "chars"}, "Characters instead of bytes: a Japanese character is one base token, not three.",
         ),
         Preset(
             "numbers",
@@ -126,6 +134,7 @@ def _presets() -> dict[str, Preset]:
             "Python source (this project's reference trainer): indentation and names win the first merges.",
             blocks(corpus("reference.py.txt")),
             Settings(alphabet="bytes", pretokenizer="kinds", tie="smallest", min_frequency=2, merges=100),
+            {"pretokenizer": "words"}, "Words instead of kinds: a name keeps the space before it, and punctuation joins it.",
         ),
     ]
     return {preset.name: preset for preset in presets}
