@@ -7,10 +7,12 @@ import panel as pn
 
 from .a11y import AccessibleNames
 from .actions import Actions
+from .b_settings_view import BSettingsView
 from .candidates_view import CandidatesView
 from .chart_view import ChartView
 from .compare_view import CompareView
 from .corpus_view import CorpusView
+from .difference_view import DifferenceView
 from .downloads import DownloadsView
 from .encoder_view import EncoderView
 from .inspector_view import InspectorView
@@ -70,7 +72,8 @@ class App(pn.viewable.Viewer):
         state.schedule = later  # from now on, trainings run after the event that asked for them
         state.hold = pn.io.hold
         sidebar = pn.Column(
-            heading("Settings"), SettingsView(state), heading("Download"), DownloadsView(state),
+            heading("Settings"), SettingsView(state), heading("Compare with B"), BSettingsView(state),
+            heading("Download"), DownloadsView(state),
             heading("Share"), ShareView(state),
             css_classes=["bpe-sidebar"], sizing_mode="stretch_width",
         )
@@ -79,6 +82,7 @@ class App(pn.viewable.Viewer):
             html_pane(f'<div class="bpe-note">{INTRO}</div>'),
             MessageView(state),
             Scrubber(state),
+            DifferenceView(state),
             heading("Corpus"), CorpusView(state),
             pn.FlexBox(
                 pn.Column(heading("Candidate pairs"), CandidatesView(state), css_classes=["bpe-half"]),

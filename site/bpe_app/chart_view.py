@@ -74,11 +74,24 @@ class _Scales:
         return TOP + self.height * (1 - (n - self.vocab_low) / (self.vocab_high - self.vocab_low))
 
 
-def chart_svg(training: bpe.Training, rounds: int) -> str:
-    """Corpus length (left axis) and vocabulary size (right axis) against the round, the selected round marked."""
+def chart_svg(training: bpe.Training, rounds: int, training_b: bpe.Training | None = None) -> str:
+    """Corpus length (left axis) and vocabulary size (right axis) against the round, the selected round marked.
+
+    B's lines, if there is a B, are drawn dashed on the same axes."""
     tokens = training.tokens
     vocab = [training.vocab_size(k) for k in range(len(tokens))]
-    scales = _Scales(max(len(training.merges), 1), max(tokens[0], 1), vocab[0], max(vocab[-1], vocab[0] + 1))
+    both = [tokens] + ([training_b.tokens] if training_b is not None else [])
+    vocabs = [vocab] + ([[training_b.vocab_size(k) for k in range(len(training_b.tokens))]] if training_b else [])
+    scales = _Scales(max(max(len(t) for t in both) - 1, 1), max(max(t[0] for t in both), 1),
+                     min(v[0] for v in vocabs), max(max(v[-1] for v in vocabs), min(v[0] for v in vocabs) + 1))
+    b_parts = []
+    if training_b is not None:
+        b_rounds = min(rounds, len(training_b.merges))
+        b_parts = [*_lines(scales, both[1], vocabs[1], dashed=True),
+                   f'<g class="bpe-b-marker"><circle cx="{scales.x(b_rounds):.1f}" cy="{scales.y_tokens(both[1][b_rounds]):.1f}" '
+                   f'r="4" fill="none" stroke="{TOKENS_COLOUR}" stroke-width="2"/></g>',
+                   f'<text class="bpe-legend" x="{LEFT + 4}" y="{TOP + 14}">A solid, B dashed: B has '
+                   f"{both[1][b_rounds]} tokens at round {b_rounds}</text>"]
     # In a box of its own that scrolls sideways when the window is narrower than the chart can be
     # drawn legibly (.bpe-chart's min-width), so the page itself never does.
     return "".join(['<div class="bpe-chart-box" tabindex="0" role="group" aria-label="chart">',
@@ -86,7 +99,7 @@ def chart_svg(training: bpe.Training, rounds: int) -> str:
                     f'data-x0="{scales.x(0):.1f}" data-x1="{scales.x(scales.last):.1f}" data-last="{scales.last}" '
                     f'data-vocab0="{vocab[0]}" data-tokens="{_hover_points(tokens)}" '
                     f'aria-label="corpus length and vocabulary size by round; click a round to go to it">',
-                    *_axes(scales), *_lines(scales, tokens, vocab), _marker(scales, tokens, vocab, rounds),
+                    *_axes(scales), *_lines(scales, tokens, vocab), *b_parts, _marker(scales, tokens, vocab, rounds),
                     "</svg></div>"])
 
 
@@ -124,12 +137,13 @@ def _axes(s: _Scales) -> list[str]:
     ]
 
 
-def _lines(s: _Scales, tokens: list[int], vocab: list[int]) -> list[str]:
+def _lines(s: _Scales, tokens: list[int], vocab: list[int], dashed: bool = False) -> list[str]:
     points = _points(len(tokens))
     token_line = " ".join(f"{s.x(k):.1f},{s.y_tokens(tokens[k]):.1f}" for k in points)
     vocab_line = " ".join(f"{s.x(k):.1f},{s.y_vocab(vocab[k]):.1f}" for k in points)
-    return [f'<polyline points="{token_line}" fill="none" stroke="{TOKENS_COLOUR}" stroke-width="2"/>',
-            f'<polyline points="{vocab_line}" fill="none" stroke="{VOCAB_COLOUR}" stroke-width="2"/>']
+    style = ' stroke-dasharray="6 4" class="bpe-line-b"' if dashed else ""
+    return [f'<polyline points="{token_line}" fill="none" stroke="{TOKENS_COLOUR}" stroke-width="2"{style}/>',
+            f'<polyline points="{vocab_line}" fill="none" stroke="{VOCAB_COLOUR}" stroke-width="2"{style}/>']
 
 
 def _marker(s: _Scales, tokens: list[int], vocab: list[int], rounds: int) -> str:
@@ -223,7 +237,8 @@ class ChartView(pn.viewable.Viewer):
         clicks = ChartClicks(width=0, height=0, margin=0)
         clicks.param.watch(lambda event: state.step(event.new[1] - state.round), "clicked")
         self._layout = pn.FlexBox(
-            html_pane(pn.bind(chart_svg, state.param.training, state.param.round), css_classes=["bpe-chart-pane"]),
+            html_pane(pn.bind(chart_svg, state.param.training, state.param.round, state.param.training_b),
+                      css_classes=["bpe-chart-pane"]),
             html_pane(pn.bind(merges_html, state.param.training, state.param.round), css_classes=["bpe-merges-pane"]),
             clicks, stylesheets=[BESIDE], sizing_mode="stretch_width",
         )

@@ -84,9 +84,10 @@ def unknown_chip(char: str) -> str:
     return f'<span class="bpe-chip bpe-unknown" data-id="unknown" title="{title}">{_text_html(char)}</span>'
 
 
-def chips_html(ids: list[int], vocab: list[bytes], new_id: int | None = None, focusable: bool = True) -> str:
+def chips_html(ids: list[int], vocab: list[bytes], new_id: int | None = None, focusable: bool = True,
+               vocab_name: str = "") -> str:
     """A run of chips for token ids; chips of `new_id` are highlighted."""
-    return "".join(token_chip(i, vocab[i], i == new_id, "", focusable) for i in ids)
+    return "".join(token_chip(i, vocab[i], i == new_id, vocab_name, focusable) for i in ids)
 
 
 def grouped_chips(chips: list[str], tokens: list[bytes]) -> str:

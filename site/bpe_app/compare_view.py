@@ -13,41 +13,26 @@ import bpe
 from bpe import real
 
 from .chips import grouped_chips, token_chip
-from .encoder_view import tokens_html
+from .encoder_view import counts_table, side_rows, tokens_html
 from .state import COMPARISONS
 from .styles import html_pane
 
 LABELS = {name: label for label, name in COMPARISONS.items()}
 
 
-def compare_html(training: bpe.Training, rounds: int, text: str, name: str, reference: real.Encoding | None) -> str:
-    """The text's chips under the real tokenizer `name`, and both token counts side by side ("" for none)."""
+def compare_html(training: bpe.Training, rounds: int, text: str, name: str, reference: real.Encoding | None,
+                 training_b: bpe.Training | None = None) -> str:
+    """The text's chips under the real tokenizer `name`, and the token counts of this tokenizer,
+    B if there is one, and the real one, side by side ("" for none)."""
     if not name:
         return ""
     if reference is None or reference.name != name:
         return f'<div class="bpe-compare"><div class="bpe-note">Loading {html.escape(LABELS[name])}…</div></div>'
     ids = reference.encode_ordinary(text)
     chips = grouped_chips([token_chip(i, reference.tokens[i], vocab=name) for i in ids], [reference.tokens[i] for i in ids])
-    try:
-        ours = len(training.tokenizer.encode(text, rounds=rounds))
-    except ValueError:  # a lone surrogate, which UTF-8 cannot encode
-        ours = None
-    rows = [(f"this tokenizer after round {rounds}", ours, training.vocab_size(rounds)),
-            (LABELS[name], len(ids), reference.n_vocab)]
+    rows = [*side_rows(training, rounds, text, training_b), (LABELS[name], len(ids), reference.n_vocab)]
     return (f'<div class="bpe-compare"><div class="bpe-heading">{html.escape(LABELS[name])}</div>'
             f"{tokens_html(chips, ids, text)}{counts_table(rows, len(text))}</div>")
-
-
-def counts_table(rows: list[tuple[str, int | None, int]], characters: int) -> str:
-    """(tokenizer, tokens or None, vocabulary size) rows, with characters per token."""
-    body = []
-    for label, tokens, vocabulary in rows:
-        count = "–" if tokens is None else f"{tokens:,}"
-        per_token = f"{characters / tokens:.2f}" if tokens else "–"
-        body.append(f'<tr><td>{html.escape(label)}</td><td class="bpe-num">{count}</td>'
-                    f'<td class="bpe-num">{per_token}</td><td class="bpe-num">{vocabulary:,}</td></tr>')
-    return ('<table class="bpe-counts"><thead><tr><th></th><th>tokens</th><th>characters per token</th>'
-            f'<th>vocabulary</th></tr></thead><tbody>{"".join(body)}</tbody></table>')
 
 
 class CompareView(pn.viewable.Viewer):
@@ -61,7 +46,7 @@ class CompareView(pn.viewable.Viewer):
                                          sizing_mode="stretch_width"),
             # Always visible, empty when there is nothing to compare: Panel 1.8 misses a `visible` bound
             # to `compare` when a link sets `encode_text` and `compare` in one update.
-            html_pane(pn.bind(compare_html, p.training, p.round, p.encode_text, p.compare, p.reference)),
+            html_pane(pn.bind(compare_html, p.training, p.round, p.encode_text, p.compare, p.reference, p.training_b)),
             sizing_mode="stretch_width",
         )
 

@@ -26,14 +26,14 @@ EXAMPLES = (
 ID_LIMIT = 200
 
 
-def encoding_html(training: bpe.Training, text: str, rounds: int) -> str:
-    """The text's chips, its ids, and how many characters, bytes and tokens it takes."""
+def encoding_html(training: bpe.Training, text: str, rounds: int, vocab_name: str = "") -> str:
+    """The text's chips, its ids, and how many characters, bytes and tokens it takes (B's chips: `vocab_name` "b")."""
     tokenizer = training.tokenizer
     try:
         pieces = tokenizer.pieces(text, rounds=rounds)
     except ValueError as error:  # a lone surrogate, which UTF-8 cannot encode
         return f'<div class="bpe-encoded"></div><div class="bpe-note">{html.escape(str(error))}</div>'
-    chips = [unknown_chip(piece) if i is None else token_chip(i, tokenizer.vocab[i]) for i, piece in pieces]
+    chips = [unknown_chip(piece) if i is None else token_chip(i, tokenizer.vocab[i], vocab=vocab_name) for i, piece in pieces]
     if tokenizer.alphabet.byte_level:  # only bytes can split a character
         return tokens_html(grouped_chips(chips, [tokenizer.vocab[i] for i, _ in pieces]), [i for i, _ in pieces], text)
     return tokens_html("".join(chips), [i for i, _ in pieces], text)
@@ -47,6 +47,42 @@ def tokens_html(chips: str, ids: list[int | None], text: str) -> str:
     counts = f"{plural(len(text), 'character')} · {plural(size, 'byte')} · <b>{plural(len(ids), 'token')}</b>"
     return (f'<div class="bpe-encoded">{chips}</div><div class="bpe-ids">ids: [{listed}{more}]</div>'
             f'<div class="bpe-note">{counts}</div>')
+
+
+def counts_table(rows: list[tuple[str, int | None, int]], characters: int) -> str:
+    """(tokenizer, tokens or None, vocabulary size) rows, with characters per token."""
+    body = []
+    for label, tokens, vocabulary in rows:
+        count = "–" if tokens is None else f"{tokens:,}"
+        per_token = f"{characters / tokens:.2f}" if tokens else "–"
+        body.append(f'<tr><td>{html.escape(label)}</td><td class="bpe-num">{count}</td>'
+                    f'<td class="bpe-num">{per_token}</td><td class="bpe-num">{vocabulary:,}</td></tr>')
+    return ('<table class="bpe-counts"><thead><tr><th></th><th>tokens</th><th>characters per token</th>'
+            f'<th>vocabulary</th></tr></thead><tbody>{"".join(body)}</tbody></table>')
+
+
+def side_rows(training: bpe.Training, rounds: int, text: str, training_b: bpe.Training | None = None) -> list:
+    """counts_table rows for this tokenizer (A when there is a B) and B, each after the selected round."""
+    sides = [("this tokenizer" if training_b is None else "A", training, rounds)]
+    if training_b is not None:
+        sides.append(("B", training_b, min(rounds, len(training_b.merges))))
+    rows = []
+    for label, side, k in sides:
+        try:
+            tokens = len(side.tokenizer.encode(text, rounds=k))
+        except ValueError:  # a lone surrogate, which UTF-8 cannot encode
+            tokens = None
+        rows.append((f"{label} after round {k}", tokens, side.vocab_size(k)))
+    return rows
+
+
+def b_encoding_html(training: bpe.Training, training_b: bpe.Training | None, text: str, rounds: int) -> str:
+    """The text as B cuts it, and A's and B's token counts side by side ("" with no B)."""
+    if training_b is None:
+        return ""
+    k = min(rounds, len(training_b.merges))
+    return (f'<div class="bpe-encoded-b"><div class="bpe-heading">B, after round {k}</div>'
+            f"{encoding_html(training_b, text, k, 'b')}{counts_table(side_rows(training, rounds, text, training_b), len(text))}</div>")
 
 
 class EncoderView(pn.viewable.Viewer):
@@ -69,6 +105,9 @@ class EncoderView(pn.viewable.Viewer):
             self._input,
             pn.FlexBox(*buttons, gap="0px"),
             html_pane(pn.bind(encoding_html, state.param.training, state.param.encode_text, state.param.round)),
+            # Always there, empty without a B (see compare_view on Panel and `visible`).
+            html_pane(pn.bind(b_encoding_html, state.param.training, state.param.training_b, state.param.encode_text,
+                              state.param.round)),
             sizing_mode="stretch_width",
         )
 

@@ -23,6 +23,9 @@ BUDGETS = tuple(value.label for value in BUDGET)
 DEFAULT_BUDGET_SIZE = 20
 #: The training settings among the page's inputs (what `training_settings` takes).
 SETTING_INPUTS = ("alphabet", "pretokenizer", "tie", "specials", "min_frequency", "budget", "budget_size")
+#: The second configuration's inputs, B's: each setting's name with this in front.
+B = "b_"
+B_INPUTS = tuple(B + name for name in SETTING_INPUTS)
 
 
 def preset_inputs(name: str, budget_size: int = DEFAULT_BUDGET_SIZE) -> dict:
@@ -37,6 +40,17 @@ def preset_inputs(name: str, budget_size: int = DEFAULT_BUDGET_SIZE) -> dict:
         tie=settings.tie, specials=settings.specials, min_frequency=settings.min_frequency,
         budget=budget.label, budget_size=size,
     )
+
+
+def b_inputs(name: str, budget_size: int = DEFAULT_BUDGET_SIZE) -> dict:
+    """B's inputs as a preset starts them: its own settings, changed as its suggested comparison says.
+
+    >>> b_inputs("explainer")["b_tie"], b_inputs("explainer")["b_alphabet"]
+    ('largest-text', 'chars')
+    """
+    inputs = preset_inputs(name, budget_size)
+    inputs.update(PRESETS[name].contrast)  # alphabet, pretokenizer, tie, specials or min_frequency
+    return {B + setting: inputs[setting] for setting in SETTING_INPUTS}
 
 
 def training_settings(alphabet: str, pretokenizer: str, tie: str, specials: str, min_frequency: int, budget: str,

@@ -24,12 +24,16 @@ NODE_LIMIT = 255
 
 
 def inspector_html(training: bpe.Training, rounds: int, inspected: tuple[str, int] | None,
-                   reference: real.Encoding | None) -> str:
-    """The inspector's card for the inspected token ("" while closed)."""
+                   reference: real.Encoding | None, training_b: bpe.Training | None = None) -> str:
+    """The inspector's card for the inspected token ("" while closed): A's, B's ("b") or a real tokenizer's."""
     if not inspected:
         return ""
     vocabulary, token_id = inspected
-    if vocabulary:
+    if vocabulary == "b":
+        if training_b is None or token_id >= len(training_b.vocab):
+            return ""
+        body = token_html(training_b, min(rounds, len(training_b.merges)), token_id, "b")
+    elif vocabulary:
         if reference is None or reference.name != vocabulary:
             return ""
         body = real_token_html(reference, token_id)
@@ -76,14 +80,16 @@ def _head(chip: str, token: bytes, what: str) -> list[str]:
             f'<div class="bpe-note">bytes <code>{html.escape(describe_bytes(token))}</code></div>']
 
 
-def token_html(training: bpe.Training, rounds: int, token_id: int) -> str:
-    """One of this tokenizer's tokens: its text and bytes, its birth, its count now, its tree."""
+def token_html(training: bpe.Training, rounds: int, token_id: int, vocab_name: str = "") -> str:
+    """One of this tokenizer's tokens (B's, with `vocab_name` "b"): its text and bytes, its birth,
+    its count now, its tree."""
     vocab, tokenizer = training.vocab, training.tokenizer
     token = vocab[token_id]
     rank = token_id - tokenizer.first_merge_id
-    chip = lambda i: token_chip(i, vocab[i])  # noqa: E731
+    chip = lambda i: token_chip(i, vocab[i], vocab=vocab_name)  # noqa: E731
+    what = f"B's id {token_id}" if vocab_name else f"id {token_id}"
     if token_id in tokenizer.specials:
-        return "".join(_head(chip(token_id), token, f"id {token_id}") + [
+        return "".join(_head(chip(token_id), token, what) + [
             '<div class="bpe-note">A special token: its id is reserved, and no merge makes or uses it.</div>'])
     if rank < 0:
         unit = f"byte 0x{token[0]:02x}" if training.alphabet.byte_level else f"character U+{ord(token.decode()):04X}"
@@ -98,7 +104,7 @@ def token_html(training: bpe.Training, rounds: int, token_id: int) -> str:
         tree = (f'<div class="bpe-heading">Merge tree</div>'
                 + tree_html(merge_tree(tokenizer.parents, token_id), chip,
                             lambda node: _round_label(node.id - tokenizer.first_merge_id, rounds)))
-    return "".join(_head(chip(token_id), token, f"id {token_id}") + [born, _now_html(training, rounds, token_id), tree])
+    return "".join(_head(chip(token_id), token, what) + [born, _now_html(training, rounds, token_id), tree])
 
 
 def _round_label(rank: int, rounds: int) -> str:
@@ -156,7 +162,7 @@ class InspectorView(pn.viewable.Viewer):
     def __init__(self, state, **params):
         super().__init__(**params)
         p = state.param
-        self._pane = html_pane(pn.bind(inspector_html, p.training, p.round, p.inspected, p.reference),
+        self._pane = html_pane(pn.bind(inspector_html, p.training, p.round, p.inspected, p.reference, p.training_b),
                                margin=0, height=0, css_classes=["bpe-inspector-pane"])
 
     def __panel__(self):

@@ -22,6 +22,7 @@ import param
 from bpe.options import ALPHABET, BUDGET, DOCUMENTS, PRETOKENIZER, SPECIALS, TIE
 from bpe.settings import MAX_VOCAB
 
+from .inputs import B, B_INPUTS
 from .state import AppState
 
 #: The longest corpus a link holds, in characters (after decoding); a longer one is left out.
@@ -131,14 +132,17 @@ def _base64_text(word: str, limit: int) -> str:
 _OPTIONS = {"alphabet": ALPHABET, "pretokenizer": PRETOKENIZER, "tie": TIE, "specials": SPECIALS}
 _LABELLED = {"split": DOCUMENTS, "budget": BUDGET}
 #: Inputs whose name in a link is shorter than the input's.
-_KEYS = {"corpus_text": "corpus", "budget_size": "size", "encode_text": "text"}
+_KEYS = {"corpus_text": "corpus", "budget_size": "size", "encode_text": "text", "compare_b": "b"}
 _TEXTS = {"corpus_text": (CORPUS_LIMIT, "the corpus", True), "encode_text": (TEXT_LIMIT, "the encoded text", False)}
 #: The inputs a link holds, in the order links write them.
 SHARED = ("preset", "corpus_text", "split", "alphabet", "pretokenizer", "tie", "specials", "min_frequency",
-          "budget", "budget_size", "round", "encode_text", "compare")
+          "budget", "budget_size", "round", "encode_text", "compare", "compare_b", *B_INPUTS)
+#: A yes-or-no input's words in a link.
+FLAG = {False: "0", True: "1"}
 
 
 def _words(name: str, declared: param.Selector) -> dict:
+    name = name.removeprefix(B)  # B's inputs take A's words
     if name in _OPTIONS:
         return {value: _OPTIONS[name].choose(value).link_word for value in declared.objects}
     if name in _LABELLED:
@@ -146,8 +150,17 @@ def _words(name: str, declared: param.Selector) -> dict:
     return {value: value for value in declared.objects if value}  # presets, and the real tokenizers by name
 
 
+def _key(name: str) -> str:
+    """The input's name in a link: B's inputs are A's with b_ in front (b_tie, b_size)."""
+    if name.startswith(B) and name in B_INPUTS:
+        return B + _key(name.removeprefix(B))
+    return _KEYS.get(name, name)
+
+
 def _field(name: str):
-    declared, key = AppState.param[name], _KEYS.get(name, name)
+    declared, key = AppState.param[name], _key(name)
+    if isinstance(declared, param.Boolean):
+        return Choice(name, key, FLAG)
     if isinstance(declared, param.Selector):
         return Choice(name, key, _words(name, declared))
     if isinstance(declared, param.Integer):

@@ -81,6 +81,34 @@ def preset_menu(state) -> pn.widgets.Select:
     return menu
 
 
+def option_widgets(state, side: str = "") -> list:
+    """A side's training options, from the alphabet to the budget: A's, or B's (side `b_`).
+
+    B's widgets carry the same classes as A's with b- in front (b-tie-select)."""
+    p, widgets = state.param, pn.widgets
+    css = (lambda name: [side.replace("_", "-") + name]) if side else (lambda name: [name])
+    # Typed numbers reach the state whatever they are, so that a bad one is refused with a message
+    # (a widget bound would drop it silently).
+    budget_size = widgets.IntInput.from_param(
+        p[side + "budget_size"], name="how many", width=110, css_classes=css("budget-size"),
+        disabled=p[side + "budget"].rx().rx.pipe(lambda budget: not BUDGET.labelled(budget).field))
+    return [
+        widgets.Select.from_param(p[side + "alphabet"], name="Alphabet", description=help_text(ALPHABET),
+                                  css_classes=css("alphabet-select"), sizing_mode="stretch_width"),
+        widgets.Select.from_param(p[side + "pretokenizer"], name="Pre-tokenizer", description=help_text(PRETOKENIZER),
+                                  css_classes=css("pretokenizer-select"), sizing_mode="stretch_width"),
+        widgets.Select.from_param(p[side + "tie"], name="Tie rule", css_classes=css("tie-select"),
+                                  description=help_text(TIE), sizing_mode="stretch_width"),
+        widgets.Select.from_param(p[side + "specials"], name="Special tokens", description=help_text(SPECIALS),
+                                  css_classes=css("specials-select"), sizing_mode="stretch_width"),
+        widgets.IntInput.from_param(p[side + "min_frequency"], name="Minimum pair count", css_classes=css("min-frequency"),
+                                    description=help_text(MIN_FREQUENCY), sizing_mode="stretch_width"),
+        pn.Row(widgets.Select.from_param(p[side + "budget"], name="Budget", description=help_text(BUDGET),
+                                         css_classes=css("budget-select"), sizing_mode="stretch_width"),
+               budget_size, margin=0, sizing_mode="stretch_width"),
+    ]
+
+
 class SettingsView(pn.viewable.Viewer):
     """Every input of the training; changing one retrains."""
 
@@ -118,10 +146,6 @@ class SettingsView(pn.viewable.Viewer):
                                 visible=edited, sizing_mode="stretch_width",
                                 description="Undo every edit: the preset's own corpus and settings.")
         reload.on_click(lambda event: state.reload_preset())
-        # Typed numbers reach the state whatever they are, so that a bad one is refused with a message
-        # (a widget bound would drop it silently).
-        budget_size = widgets.IntInput.from_param(p.budget_size, name="how many", width=110,
-                                                  disabled=p.budget.rx().rx.pipe(lambda budget: not BUDGET.labelled(budget).field), css_classes=["budget-size"])
         self._layout = pn.Column(
             preset_menu(state),
             html_pane(pn.bind(preset_description, p.preset, edited, p.upload_name, p.corpus_text), margin=(0, 10)),
@@ -136,19 +160,7 @@ class SettingsView(pn.viewable.Viewer):
             html_pane(f'<div class="bpe-note">Or upload a UTF-8 text file (at most {megabytes(MAX_CORPUS_BYTES)}):</div>',
                       margin=(0, 10)),
             upload,
-            widgets.Select.from_param(p.alphabet, name="Alphabet", description=help_text(ALPHABET),
-                                      sizing_mode="stretch_width"),
-            widgets.Select.from_param(p.pretokenizer, name="Pre-tokenizer", description=help_text(PRETOKENIZER),
-                                      sizing_mode="stretch_width"),
-            widgets.Select.from_param(p.tie, name="Tie rule", css_classes=["tie-select"], description=help_text(TIE),
-                                      sizing_mode="stretch_width"),
-            widgets.Select.from_param(p.specials, name="Special tokens", description=help_text(SPECIALS),
-                                      sizing_mode="stretch_width"),
-            widgets.IntInput.from_param(p.min_frequency, name="Minimum pair count", css_classes=["min-frequency"],
-                                        description=help_text(MIN_FREQUENCY), sizing_mode="stretch_width"),
-            pn.Row(widgets.Select.from_param(p.budget, name="Budget", description=help_text(BUDGET),
-                                             sizing_mode="stretch_width"),
-                   budget_size, margin=0, sizing_mode="stretch_width"),
+            *option_widgets(state),
             sizing_mode="stretch_width",
         )
 

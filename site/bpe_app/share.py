@@ -17,7 +17,7 @@ from __future__ import annotations
 from urllib.parse import parse_qsl, quote, urlencode
 
 from .documents import InputError, documents_of
-from .inputs import SETTING_INPUTS, preset_inputs, sentence, training_settings
+from .inputs import B, B_INPUTS, SETTING_INPUTS, b_inputs, preset_inputs, sentence, training_settings
 from .link_fields import BY_KEY, CORPUS_LIMIT, FIELDS, TEXT_LIMIT, LinkError, has_html, problem
 from .state import DEFAULT_PRESET, AppState
 
@@ -27,12 +27,12 @@ __all__ = ["CORPUS_LIMIT", "KEYS", "TEXT_LIMIT", "LinkError", "left_out", "query
 KEYS = {name: field.key for name, field in FIELDS.items()}
 #: The longest query read at all: room for the corpus and the text, even as 4-byte characters.
 QUERY_LIMIT = 20_000
-_DEFAULTS = {name: AppState.param[name].default for name in ("round", "encode_text", "compare")}
+_DEFAULTS = {name: AppState.param[name].default for name in ("round", "encode_text", "compare", "compare_b")}
 
 
 def baseline(preset: str) -> dict:
     """Every shared input as a link naming only `preset` would set it."""
-    return {"preset": preset, **preset_inputs(preset), **_DEFAULTS}
+    return {"preset": preset, **preset_inputs(preset), **b_inputs(preset), **_DEFAULTS}
 
 
 def shared_inputs(state) -> dict:
@@ -45,6 +45,8 @@ def state_to_query(state) -> str:
     `left_out`) is written as its preset has it: the link shows the preset's corpus, or the default text."""
     values, base = shared_inputs(state), baseline(state.preset)
     values.update({name: base[name] for name in _unsharable(state)})
+    if not values["compare_b"]:
+        values.update({name: base[name] for name in B_INPUTS})  # B's settings are not shown, so not shared
     base["preset"] = DEFAULT_PRESET
     pairs = [(field.key, field.write(values[name])) for name, field in FIELDS.items() if values[name] != base[name]]
     return urlencode(pairs, quote_via=quote, safe="")
@@ -112,10 +114,20 @@ def _fields(query: str) -> dict[str, str]:
 
 
 def _check_training(changes: dict) -> None:
-    """LinkError unless the corpus and settings can be trained on."""
+    """LinkError unless the corpus and settings (B's too, if the link has a B) can be trained on."""
     try:
         documents_of(changes["corpus_text"], changes["split"])
         training_settings(**{name: changes[name] for name in SETTING_INPUTS})
     except (InputError, ValueError) as error:  # bpe.SettingsError is a ValueError
-        message = sentence(error).rstrip(".")
-        raise LinkError(message[:1].lower() + message[1:]) from None
+        raise LinkError(_lowered(error)) from None
+    if changes["compare_b"]:
+        try:
+            training_settings(**{name: changes[B + name] for name in SETTING_INPUTS})
+        except ValueError as error:
+            raise LinkError(f"B's {_lowered(error)}") from None
+
+
+def _lowered(error: Exception) -> str:
+    """The page's sentence for an error, as the end of another sentence."""
+    message = sentence(error).rstrip(".")
+    return message[:1].lower() + message[1:]

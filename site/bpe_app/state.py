@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import time
 from collections.abc import Callable
 
@@ -27,7 +28,8 @@ from bpe.vocabulary import COLUMNS
 
 from . import real_tokenizers
 from .documents import SPLITS, InputError, decode_upload, documents_of
-from .inputs import BUDGETS, DEFAULT_BUDGET_SIZE, SETTING_INPUTS, early_stop_note, preset_inputs, sentence, training_settings
+from .inputs import (B, B_INPUTS, BUDGETS, DEFAULT_BUDGET_SIZE, SETTING_INPUTS, b_inputs, early_stop_note, preset_inputs,
+                     sentence, training_settings)
 
 #: Seconds a training runs between two looks at the page's events (see `AppState.schedule`).
 SLICE = 0.1
@@ -35,9 +37,18 @@ SLICE = 0.1
 DEFAULT_PRESET = "explainer" if "explainer" in PRESETS else "from-scratch"
 #: The inputs whose change retrains.
 TRAINING_INPUTS = ("corpus_text", "split", *SETTING_INPUTS)
+#: The inputs whose change retrains B (while there is a B).
+B_TRAINING_INPUTS = ("corpus_text", "split", "compare_b", *B_INPUTS)
 #: The real tokenizers the encoder can be compared with: label → name ("" for none).
 COMPARISONS = {"nothing": "", "GPT-4's cl100k_base": "cl100k_base", "GPT-4o's o200k_base": "o200k_base"}
 assert set(COMPARISONS.values()) == {"", *real.NAMES}
+
+
+def _for_b(declared: param.Parameter) -> param.Parameter:
+    """B's copy of one of A's setting inputs."""
+    copied = copy.deepcopy(declared)
+    copied.doc = f"B's {declared.doc[:1].lower()}{declared.doc[1:]}" if declared.doc else "B's."
+    return copied
 
 
 class AppState(param.Parameterized):
@@ -52,6 +63,11 @@ class AppState(param.Parameterized):
     min_frequency = param.Integer(default=bpe.Settings.min_frequency, doc=MIN_FREQUENCY.help)
     budget = param.Selector(default=BUDGETS[0], objects=list(BUDGETS))
     budget_size = param.Integer(default=DEFAULT_BUDGET_SIZE, doc="Merges or vocabulary size, as `budget` says.")
+
+    compare_b = param.Boolean(default=False, doc="""
+        Whether a second configuration, B, is trained on the same corpus, to be shown beside this one, A.""")
+    b_alphabet, b_pretokenizer, b_tie, b_specials = map(_for_b, (alphabet, pretokenizer, tie, specials))
+    b_min_frequency, b_budget, b_budget_size = map(_for_b, (min_frequency, budget, budget_size))
 
     round = param.Integer(default=0, bounds=(0, None), doc="The selected round: merges applied so far.")
     encode_text = param.String(default="walkable", doc="The text the encoder shows.")
@@ -75,6 +91,8 @@ class AppState(param.Parameterized):
         tokenizer's (choosing one also compares the encoder's text with it, which loads it).""")
 
     training = param.ClassSelector(class_=bpe.Training, doc="The last training that succeeded.")
+    training_b = param.ClassSelector(class_=bpe.Training, allow_None=True, doc="""
+        B's last training that succeeded; None while there is no B.""")
     rounds = param.Integer(default=0, doc="How many merges the training learned: the last round.")
     message = param.String(default="", doc="What went wrong with the latest input, or why training stopped early.")
     message_kind = param.Selector(default="error", objects=["error", "info"])
@@ -95,18 +113,25 @@ class AppState(param.Parameterized):
 
     def __init__(self, **params):
         super().__init__(**params)
-        self._trained_on: tuple | None = None  # (documents, settings) of the last attempt
-        self._size_counts_base = BUDGET.labelled(self.budget).counts_base  # the unit budget_size is in
-        # Before the retrain watcher, so that switching the budget kind converts the number first.
-        self.param.watch(self._convert_budget, ["budget", "budget_size"], precedence=0)
+        # A's ("") and B's last attempt, as (documents, settings): the training running or shown.
+        self._trained_on: dict[str, tuple | None] = {"": None, B: None}
+        self._running: dict[str, tuple] = {}  # the side -> request of each training running in slices
+        # The unit each side's budget_size is in.
+        self._size_counts_base = {side: BUDGET.labelled(self.budget).counts_base for side in ("", B)}
+        # Before the retrain watchers, so that switching the budget kind converts the number first.
+        self.param.watch(lambda *events: self._convert_budget("", events), ["budget", "budget_size"], precedence=0)
+        self.param.watch(lambda *events: self._convert_budget(B, events), ["b_budget", "b_budget_size"], precedence=0)
         self.param.watch(self._retrain, list(TRAINING_INPUTS), precedence=1)
+        self.param.watch(self._retrain_b, list(B_TRAINING_INPUTS), precedence=1)
         self._load_preset()
 
     @param.depends("preset", watch=True)
     def _load_preset(self) -> None:
-        self._trained_on = None  # reloading a preset always retrains, even to the same inputs
-        self.param.update(preset_inputs(self.preset, self.budget_size), upload_name="")
+        self._trained_on = {"": None, B: None}  # reloading a preset always retrains, even to the same inputs
+        self.param.update(preset_inputs(self.preset, self.budget_size), **b_inputs(self.preset, self.b_budget_size),
+                          upload_name="")
         self._retrain()  # in case no input changed, so no watcher ran
+        self._retrain_b()
         self.round = 0
 
     def reload_preset(self) -> None:
@@ -128,9 +153,9 @@ class AppState(param.Parameterized):
         preset = preset_inputs(self.preset, self.budget_size)
         return any(getattr(self, name) != value for name, value in preset.items())
 
-    def settings(self) -> bpe.Settings:
-        """The settings the inputs ask for; bpe.SettingsError says what is wrong with them."""
-        return training_settings(**{name: getattr(self, name) for name in SETTING_INPUTS})
+    def settings(self, side: str = "") -> bpe.Settings:
+        """The settings A's inputs (or B's, with side `B`) ask for; bpe.SettingsError says what is wrong with them."""
+        return training_settings(**{name: getattr(self, side + name) for name in SETTING_INPUTS})
 
     def restore(self, inputs: dict, round: int) -> None:
         """Show a saved view (a shared link): its preset, then its other inputs, then its round.
@@ -143,89 +168,112 @@ class AppState(param.Parameterized):
         try:
             self.preset = inputs["preset"]  # loads the preset's inputs, if it is not the current one
             self.param.update({name: value for name, value in inputs.items() if name != "preset"})
-            if "budget_size" in inputs:
-                self.budget_size = inputs["budget_size"]  # a change of budget kind may have converted it
+            for size in ("budget_size", B + "budget_size"):
+                if size in inputs:
+                    setattr(self, size, inputs[size])  # a change of budget kind may have converted it
         finally:
             self.schedule = schedule
         self.round = min(round, self.rounds)
 
     def _retrain(self, *events) -> None:
-        """Train on the current inputs; on bad input, say why and keep the last good training."""
+        """Train A on the current inputs; on bad input, say why and keep the last good training."""
+        self._start("")
+
+    def _retrain_b(self, *events) -> None:
+        """Train B on the corpus and B's inputs, while there is a B."""
+        if self.compare_b:
+            self._start(B)
+        else:
+            self._trained_on[B] = None
+            self.training_b = None
+
+    def _start(self, side: str) -> None:
         try:
-            request = (documents_of(self.corpus_text, self.split), self.settings())
+            request = (documents_of(self.corpus_text, self.split), self.settings(side))
         except (InputError, ValueError) as error:  # bpe.SettingsError is a ValueError
-            self._fail(error)
+            self._fail(error, side)
             return
-        if request == self._trained_on:
+        if request == self._trained_on[side]:
             return
-        self._trained_on = request
+        self._trained_on[side] = request
         self.param.update(busy=True, progress=(0, 0, 0.0))
         if self.schedule is None:
-            self._train(request)
+            self._train(request, side)
         else:
-            self.schedule(lambda: self._train_in_slices(request))
+            self.schedule(lambda: self._train_in_slices(request, side))
 
-    def _train(self, request: tuple) -> None:
+    def _train(self, request: tuple, side: str) -> None:
         try:
             training = run(training_steps(*request))
         except ValueError as error:  # a lone surrogate, which UTF-8 cannot encode
-            self._fail(error)
+            self._fail(error, side)
             return
-        self._show(training)
+        self._show(training, side)
 
-    async def _train_in_slices(self, request: tuple) -> None:
+    async def _train_in_slices(self, request: tuple, side: str) -> None:
         """Train, pausing every SLICE seconds to report progress and let the page's events in; stop
         as soon as the request is no longer the newest (a newer input, or `cancel`)."""
         started = time.monotonic()
         pause = started + SLICE
         steps = training_steps(*request)
-        if request is self._trained_on:
-            self.training_now = True
+        if request is self._trained_on[side]:
+            self._running[side] = request
+            self.param.update(training_now=True, busy=True)
         try:
-            while request is self._trained_on:
+            while request is self._trained_on[side]:
                 try:
                     done, asked = next(steps)
                 except StopIteration as finished:
                     with self.hold():
-                        self._show(finished.value)
+                        self._show(finished.value, side)
                     return
                 if time.monotonic() >= pause:
                     self.progress = (done, asked, time.monotonic() - started)
                     await asyncio.sleep(0)
                     pause = time.monotonic() + SLICE
         except ValueError as error:  # a lone surrogate, which UTF-8 cannot encode
-            self._fail(error)
+            self._fail(error, side)
         finally:
-            if request is self._trained_on or self._trained_on is None:
-                self.training_now = False  # no newer training has taken over
+            if self._running.get(side) is request:  # else a newer training of this side has taken over
+                del self._running[side]
+            self.training_now = bool(self._running)
 
     def cancel(self) -> None:
         """Stop the running training; the page keeps showing the last finished one, and says so."""
-        if self.training_now and self._trained_on is not None:
-            self._trained_on = None
+        if self.training_now and any(self._trained_on.values()):
+            self._trained_on = {"": None, B: None}
+            self._running.clear()
             self.param.update(busy=False, training_now=False, message_kind="info", message=(
                 "Training cancelled: the page shows the last finished training, not the inputs in the "
                 "settings. Change an input to train again."))
 
-    def _show(self, training: bpe.Training) -> None:
-        self.param.update(
-            training=training, rounds=len(training.merges), round=min(self.round, len(training.merges)),
-            message=early_stop_note(training), message_kind="info", busy=False,
-        )
+    def _show(self, training: bpe.Training, side: str = "") -> None:
+        if side == B:
+            self.training_b = training
+        else:
+            self.param.update(training=training, rounds=len(training.merges), round=min(self.round, len(training.merges)),
+                              message=early_stop_note(training), message_kind="info")
+        self.busy = any(other != side for other in self._running)  # the other side may still be training
 
     @property
     def inputs_shown(self) -> bool:
         """The inputs are the ones the shown training was made from (or is being made from): false
         while a rejected input (merges 10^9, an empty corpus) sits in its field beside the last good view."""
-        return self._trained_on is not None
+        return self._trained_on[""] is not None
+
+    @property
+    def rounds_b(self) -> int:
+        """How many merges B learned (0 while there is no B)."""
+        return len(self.training_b.merges) if self.training_b is not None else 0
 
     def report(self, problem: Exception | str) -> None:
         """Say what went wrong with something a view did (an export, a link), in the page's words."""
         self.param.update(message=sentence(problem), message_kind="error")
 
-    def _fail(self, error: Exception) -> None:
-        self._trained_on = None
-        self.param.update(message=sentence(error), message_kind="error", busy=False)
+    def _fail(self, error: Exception, side: str = "") -> None:
+        self._trained_on[side] = None
+        prefix = "B: " if side == B else ""
+        self.param.update(message=prefix + sentence(error), message_kind="error", busy=False)
 
     @param.depends("compare", watch=True)
     def _load_reference(self) -> None:
@@ -245,22 +293,23 @@ class AppState(param.Parameterized):
             return
         self.param.update(reference=reference, busy=False)
 
-    def _convert_budget(self, *events: param.parameterized.Event) -> None:
-        """Keep the same training when the budget changes between merges and vocabulary size.
+    def _convert_budget(self, side: str, events: tuple) -> None:
+        """Keep the same training when a side's budget changes between merges and vocabulary size.
 
         Not when the size is set in the same breath: then it is already in the new unit.
         The number remembers its unit through "no limit", which does not use it: merges → no limit
         → vocab size converts as merges → vocab size would."""
-        budget = BUDGET.labelled(self.budget)
-        if self.training is None or "budget_size" in {event.name for event in events}:
+        budget = BUDGET.labelled(getattr(self, side + "budget"))
+        training = self.training_b if side == B else self.training
+        if training is None or side + "budget_size" in {event.name for event in events}:
             if budget.field:
-                self._size_counts_base = budget.counts_base
+                self._size_counts_base[side] = budget.counts_base
             return
         if not budget.field:
             return
-        shift = self.training.vocab_size(0) * (budget.counts_base - self._size_counts_base)
-        self._size_counts_base = budget.counts_base
-        self.budget_size = max(self.budget_size + shift, 0)
+        shift = training.vocab_size(0) * (budget.counts_base - self._size_counts_base[side])
+        self._size_counts_base[side] = budget.counts_base
+        setattr(self, side + "budget_size", max(getattr(self, side + "budget_size") + shift, 0))
 
     def load_upload(self, filename: str, data: bytes) -> None:
         """Put an uploaded file in the corpus editor, or say why it cannot be used."""
@@ -296,16 +345,21 @@ class AppState(param.Parameterized):
         >>> state.inspected
         ('', 257)
         """
-        if vocabulary:
+        if vocabulary == "b":
+            size = len(self.training_b.vocab) if self.training_b is not None else 0
+        elif vocabulary:
             size = len(self.reference.tokens) if self.reference is not None and self.reference.name == vocabulary else 0
         else:
             size = len(self.training.vocab)
         if 0 <= token_id < size:
             self.inspected = (vocabulary, token_id)
 
-    @param.depends("training", watch=True)
+    @param.depends("training", "training_b", watch=True)
     def _close_stale_inspector(self) -> None:
-        if self.inspected and not self.inspected[0] and self.inspected[1] >= len(self.training.vocab):
+        if not self.inspected or self.inspected[0] not in ("", "b"):
+            return
+        training = self.training if not self.inspected[0] else self.training_b
+        if training is None or self.inspected[1] >= len(training.vocab):
             self.inspected = None
 
     @param.depends("training", "round", "encode_text", watch=True)

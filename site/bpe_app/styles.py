@@ -127,6 +127,20 @@ table.bpe-vocab { border-collapse: collapse; width: 100%; font-size: 13px; }
 .bpe-vocab .bpe-num { text-align: right; font-variant-numeric: tabular-nums; }
 .bpe-vocab tr.bpe-vrow:hover td { background: var(--bpe-subtle); }
 .bpe-hexcol { font: 12px ui-monospace, monospace; color: var(--bpe-muted); }
+/* A and B: each document's two rows together, each labelled; the rounds where they differ marked. */
+.bpe-pair { border-bottom: 1px solid var(--bpe-line); padding: 2px 0; }
+.bpe-pair:last-child { border-bottom: none; }
+.bpe-pair .bpe-row { border-bottom: none; padding: 1px 0; }
+.bpe-side { display: inline-block; min-width: 1.4em; margin-right: 4px; font: 600 11px ui-monospace, monospace;
+  color: var(--bpe-muted); }
+.bpe-side-b { background: var(--bpe-subtle); }
+.bpe-merges tr.bpe-differs td:first-child { box-shadow: inset 3px 0 var(--bpe-accent); }
+.bpe-merges tr.bpe-first td { border-top: 2px solid var(--bpe-accent); }
+.bpe-differs-mark { color: var(--bpe-accent); font-weight: 600; }
+.bpe-stopped { color: var(--bpe-muted); font-style: italic; }
+.bpe-first-difference { margin: 6px 0; padding: 6px 8px; border-left: 3px solid var(--bpe-accent); background: var(--bpe-subtle); }
+.bpe-encoded-b { margin-top: 8px; padding-top: 6px; border-top: 1px dashed var(--bpe-line); }
+.bpe-legend { font-size: 12px; fill: var(--bpe-muted); }
 """
 
 

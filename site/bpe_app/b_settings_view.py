@@ -1,0 +1,54 @@
+"""Compare with B: a second configuration trained on the same corpus, and its settings.
+
+B starts from the preset's suggested comparison (the explainer with the other tie rule, say);
+any of its settings can then be changed, and it retrains as A does.
+"""
+from __future__ import annotations
+
+import html
+
+import panel as pn
+
+from bpe.options import OPTIONS
+from bpe.presets import PRESETS
+
+from .inputs import B, b_inputs
+from .settings_view import option_widgets
+from .styles import html_pane
+
+
+def suggestion_html(preset: str) -> str:
+    """What the preset suggests comparing, and why ("" for a preset that suggests nothing).
+
+    >>> suggestion_html("explainer")
+    '<div class="bpe-note">Suggested for explainer: tie rule largest-text. The other tie rule: rounds 1, 4 and 5 are ties, so the rule decides them.</div>'
+    """
+    chosen = PRESETS[preset]
+    if not chosen.contrast:
+        return ('<div class="bpe-note">B starts as a copy of A: change any of its settings to see what '
+                "that changes.</div>")
+
+    changes = ", ".join(f"{OPTIONS[field].label} {value}" for field, value in chosen.contrast.items())
+    return (f'<div class="bpe-note">Suggested for {html.escape(preset)}: {html.escape(changes)}. '
+            f"{html.escape(chosen.contrast_why)}</div>")
+
+
+class BSettingsView(pn.viewable.Viewer):
+    """A switch for B, and B's settings while it is on."""
+
+    def __init__(self, state, **params):
+        super().__init__(**params)
+        p = state.param
+        suggest = pn.widgets.Button(name="↺ B as the preset suggests", css_classes=["b-suggested"], button_type="light",
+                                    sizing_mode="stretch_width",
+                                    description="B's settings as the preset suggests comparing them.")
+        suggest.on_click(lambda event: state.param.update(b_inputs(state.preset, state.b_budget_size)))
+        self._layout = pn.Column(
+            pn.widgets.Checkbox.from_param(p.compare_b, name="Train B too, on the same corpus", css_classes=["compare-b"]),
+            pn.Column(html_pane(pn.bind(suggestion_html, p.preset), margin=(0, 10)), suggest,
+                      *option_widgets(state, B), visible=p.compare_b, sizing_mode="stretch_width"),
+            sizing_mode="stretch_width",
+        )
+
+    def __panel__(self):
+        return self._layout
