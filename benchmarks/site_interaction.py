@@ -27,6 +27,9 @@ Each run is a fresh browser context (a cold page load, not timed here), and in i
 5. Scrub the 100 KB training: --steps/2 presses of → from round 0 (slider handle, Home key), then
    from round ~1,000 (a click at the right end of the slider's track) back with ←.
 6. Type --steps characters into the encoder again, now with the 100 KB tokenizer at round ~980.
+   Then tick "Train B too": B is the same 100 KB settings with the explainer's suggested change (tie
+   largest-text), and the step runs from the click's mousedown to both being shown (the first
+   difference stated in `.bpe-first-difference`, then no DOM change for 300 ms). B is then turned off.
 7. cProfile --profile-steps round changes of the page's own AppState inside the worker (shown for
    the first session only).
 
@@ -285,6 +288,14 @@ class Session:
                 box.press("Enter")
                 self.quiet(500)
 
+    def train_b(self) -> dict:
+        """Tick "Train B too" and time until A and B are both shown; then untick it."""
+        switch = self.page.locator(".compare-b input").first
+        timing = self.step(".bpe-first-difference", switch.click, wanted=r"Round \d+: |same pairs", quiet=TRAIN_QUIET_MS)
+        switch.click()
+        self.quiet(500)
+        return timing
+
     def jump_home(self) -> None:
         """Home on the slider's handle: round 0."""
         handle = self.page.locator(".round-slider [role=slider]").first
@@ -360,6 +371,8 @@ def one_session(browser, url: str, text: str, args, pyodide_dir: Path | None, lo
         log(f"  100 KB scrub: p50 {pct(result['scrub_100k'], 'dom', 50):.0f} ms")
         result["keys_100k"] = session.type_text(TYPED[args.steps:2 * args.steps])
         log(f"  100 KB keystrokes: p50 {pct(result['keys_100k'], 'dom', 50):.0f} ms")
+        result["train_b"] = session.train_b()
+        log(f"  100 KB B trained and both shown after {result['train_b']['settled']:.0f} ms")
         if args.profile_steps:
             session.quiet(300)
             result["profile"] = run_in_worker(session.worker, PROFILE_CODE, STEPS=args.profile_steps, TOP=15)
@@ -416,6 +429,7 @@ def summarize(runs: list[dict]) -> dict:
             "worker_s": best(run, "train_worker"), "worker_median_s": med(run["train_worker"]["seconds"]),
             "cpython_s": best(run, "train_cpython"), "cpython_median_s": med(run["train_cpython"]["seconds"]),
             "panel_cpython_s": min(run["panel_cpython"]["retrain"]),
+            "page_b_s": run["train_b"]["settled"] / 1000,
         }
         if "train_node" in run:
             row["node_s"] = best(run, "train_node")
@@ -423,6 +437,7 @@ def summarize(runs: list[dict]) -> dict:
         row["worker_ratio"] = row["worker_s"] / row["cpython_s"]
         row["node_ratio"] = row["node_s"] / row["cpython_s"] if "node_s" in row else None
         row["page_view_ratio"] = row["page_view_s"] / row["cpython_s"]
+        row["page_b_ratio"] = row["page_b_s"] / row["page_view_s"]
         row["page_worker_ratio"] = row["page_worker_s"] / row["panel_cpython_s"]
         train.append(row)
     out["train"] = train
@@ -543,6 +558,9 @@ def details(s: dict) -> str:
         ["ratio worker ÷ CPython (`bpe.train`, best)", *(f"{r['worker_ratio']:.2f}×" for r in t)],
         ["ratio worker's last patch ÷ CPython App retraining", *(f"{r['page_worker_ratio']:.2f}×" for r in t)],
         ["ratio trained view in the page ÷ CPython `bpe.train`", *(f"{r['page_view_ratio']:.2f}×" for r in t)],
+        ["page: “Train B too” ticked (B: tie largest-text) → A and B shown, DOM quiet",
+         *(f"{r['page_b_s']:.2f}" for r in t)],
+        ["ratio B and both shown ÷ A's trained view in the page", *(f"{r['page_b_ratio']:.2f}×" for r in t)],
     ]
     parts.append("Training the 100 KB corpus to 1,000 merges, seconds, one column per browser session:\n\n"
                  + fmt_table(rows, ["", *(f"session {i + 1}" for i in range(len(t)))]))

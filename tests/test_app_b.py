@@ -105,7 +105,7 @@ def test_the_encoder_counts_both(explainer):
 
 def test_the_chart_draws_both(explainer):
     svg = chart_view.chart_svg(explainer.training, 4, explainer.training_b)
-    assert svg.count("<polyline") == 4 and svg.count("bpe-line-b") == 2 and "A solid, B dashed" in svg
+    assert svg.count("<polyline") == 4 and svg.count("bpe-line-b") == 2 and "A solid, B dashed" in svg and svg.index("A solid") > svg.index("</svg>")
 
 
 def test_b_tokens_are_inspected_as_bs(explainer):
@@ -148,3 +148,37 @@ def test_hostile_corpus_text_stays_text_in_both_rows():
     page = corpus_view.corpus_html(state.training, state.rounds, state.training_b)
     assert "<img" not in page and "<script" not in page
     assert "<script" not in difference_html(state.training, state.training_b, state.rounds)
+
+
+def test_bs_vocabulary_can_be_browsed(explainer):
+    from bpe_app.vocabulary_view import vocabulary_html
+
+    page = vocabulary_html(explainer.training, 2, None, "b", "lk", "id", False, 0, explainer.training_b)
+    assert "of B at round 2" in page and 'data-vocab="b"' in page
+    assert [int(i) for i in re.findall(r'<tr class="bpe-vrow" data-id="(\d+)"', page)] == [
+        m.id for m in explainer.training_b.merges[:2] if b"lk" in explainer.training_b.vocab[m.id]]
+    explainer.vocab_source = "b"
+    assert explainer.compare == ""  # B is no real tokenizer to load
+    assert "There is no B" in vocabulary_html(explainer.training, 2, None, "b", "", "id", False, 0, None)
+
+
+def test_ticking_b_starts_it_from_as_settings_as_they_are():
+    state = AppState(preset="code")
+    state.param.update(min_frequency=4, budget_size=30)  # A edited
+    state.compare_with_b(True)
+    assert (state.b_min_frequency, state.b_budget_size, state.b_pretokenizer) == (4, 30, "words")
+    assert state.training_b.settings == bpe.Settings(alphabet="bytes", pretokenizer="words", tie="smallest",
+                                                     min_frequency=4, merges=30)
+    state.b_tie = "largest-text"
+    state.compare_with_b(True)  # already on: B keeps its own settings
+    assert state.b_tie == "largest-text"
+    state.compare_with_b(False)
+    assert state.training_b is None
+
+
+def test_a_restored_link_keeps_its_own_b():
+    """A link's B is its own, not A's settings copied: restoring sets them as they are."""
+    changes, _ = share.query_to_changes("preset=code&b=1&b_pretokenizer=none&min_frequency=3")
+    state = AppState()
+    state.restore(changes, 0)
+    assert state.b_pretokenizer == "none" and state.b_min_frequency == 2 and state.min_frequency == 3

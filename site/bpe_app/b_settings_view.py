@@ -1,7 +1,7 @@
 """Compare with B: a second configuration trained on the same corpus, and its settings.
 
-B starts from the preset's suggested comparison (the explainer with the other tie rule, say);
-any of its settings can then be changed, and it retrains as A does.
+B starts from A's settings as they are, changed as the preset suggests (the explainer with the
+other tie rule, say); any of its settings can then be changed, and it retrains as A does.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import panel as pn
 from bpe.options import OPTIONS
 from bpe.presets import PRESETS
 
-from .inputs import B, b_inputs
+from .inputs import B
 from .settings_view import option_widgets
 from .styles import html_pane
 
@@ -39,12 +39,18 @@ class BSettingsView(pn.viewable.Viewer):
     def __init__(self, state, **params):
         super().__init__(**params)
         p = state.param
-        suggest = pn.widgets.Button(name="↺ B as the preset suggests", css_classes=["b-suggested"], button_type="light",
-                                    sizing_mode="stretch_width",
-                                    description="B's settings as the preset suggests comparing them.")
-        suggest.on_click(lambda event: state.param.update(b_inputs(state.preset, state.b_budget_size)))
+        suggest = pn.widgets.Button(name="↺ B from A, as the preset suggests", css_classes=["b-suggested"],
+                                    button_type="light", sizing_mode="stretch_width",
+                                    description="B's settings as A's are now, changed as the preset suggests.")
+        suggest.on_click(lambda event: state.param.update(state.b_from_a()))
+        # Not bound to `compare_b` both ways: ticking it copies A's settings into B first
+        # (`compare_with_b`), while a link sets B's settings and `compare_b` as they are.
+        switch = pn.widgets.Checkbox(name="Train B too, on the same corpus", value=state.compare_b,
+                                     css_classes=["compare-b"])
+        switch.param.watch(lambda event: state.compare_with_b(event.new), "value")
+        state.param.watch(lambda event: setattr(switch, "value", event.new), "compare_b")
         self._layout = pn.Column(
-            pn.widgets.Checkbox.from_param(p.compare_b, name="Train B too, on the same corpus", css_classes=["compare-b"]),
+            switch,
             pn.Column(html_pane(pn.bind(suggestion_html, p.preset), margin=(0, 10)), suggest,
                       *option_widgets(state, B), visible=p.compare_b, sizing_mode="stretch_width"),
             sizing_mode="stretch_width",

@@ -84,14 +84,15 @@ def chart_svg(training: bpe.Training, rounds: int, training_b: bpe.Training | No
     vocabs = [vocab] + ([[training_b.vocab_size(k) for k in range(len(training_b.tokens))]] if training_b else [])
     scales = _Scales(max(max(len(t) for t in both) - 1, 1), max(max(t[0] for t in both), 1),
                      min(v[0] for v in vocabs), max(max(v[-1] for v in vocabs), min(v[0] for v in vocabs) + 1))
-    b_parts = []
+    b_parts, legend = [], ""
     if training_b is not None:
         b_rounds = min(rounds, len(training_b.merges))
         b_parts = [*_lines(scales, both[1], vocabs[1], dashed=True),
                    f'<g class="bpe-b-marker"><circle cx="{scales.x(b_rounds):.1f}" cy="{scales.y_tokens(both[1][b_rounds]):.1f}" '
-                   f'r="4" fill="none" stroke="{TOKENS_COLOUR}" stroke-width="2"/></g>',
-                   f'<text class="bpe-legend" x="{LEFT + 4}" y="{TOP + 14}">A solid, B dashed: B has '
-                   f"{both[1][b_rounds]} tokens at round {b_rounds}</text>"]
+                   f'r="4" fill="none" stroke="{TOKENS_COLOUR}" stroke-width="2"/></g>']
+        legend = (f'<div class="bpe-note bpe-legend">A solid, B dashed (its round marked by a ring): B has '
+                  f"{both[1][b_rounds]:,} tokens and a vocabulary of {vocabs[1][b_rounds]:,} at round {b_rounds}.</div>")
+
     # In a box of its own that scrolls sideways when the window is narrower than the chart can be
     # drawn legibly (.bpe-chart's min-width), so the page itself never does.
     return "".join(['<div class="bpe-chart-box" tabindex="0" role="group" aria-label="chart">',
@@ -100,7 +101,7 @@ def chart_svg(training: bpe.Training, rounds: int, training_b: bpe.Training | No
                     f'data-vocab0="{vocab[0]}" data-tokens="{_hover_points(tokens)}" '
                     f'aria-label="corpus length and vocabulary size by round; click a round to go to it">',
                     *_axes(scales), *_lines(scales, tokens, vocab), *b_parts, _marker(scales, tokens, vocab, rounds),
-                    "</svg></div>"])
+                    "</svg></div>", legend])
 
 
 def _hover_points(tokens: list[int]) -> str:

@@ -57,7 +57,7 @@ def counts_table(rows: list[tuple[str, int | None, int]], characters: int) -> st
         per_token = f"{characters / tokens:.2f}" if tokens else "–"
         body.append(f'<tr><td>{html.escape(label)}</td><td class="bpe-num">{count}</td>'
                     f'<td class="bpe-num">{per_token}</td><td class="bpe-num">{vocabulary:,}</td></tr>')
-    return ('<table class="bpe-counts"><thead><tr><th></th><th>tokens</th><th>characters per token</th>'
+    return ('<table class="bpe-counts"><thead><tr><th>tokenizer</th><th>tokens</th><th>characters per token</th>'
             f'<th>vocabulary</th></tr></thead><tbody>{"".join(body)}</tbody></table>')
 
 

@@ -84,26 +84,28 @@ def preset_menu(state) -> pn.widgets.Select:
 def option_widgets(state, side: str = "") -> list:
     """A side's training options, from the alphabet to the budget: A's, or B's (side `b_`).
 
-    B's widgets carry the same classes as A's with b- in front (b-tie-select)."""
+    B's widgets carry the same classes as A's with b- in front (b-tie-select), and say B's in
+    their names ("B's tie rule"), so a screen reader tells the two apart."""
     p, widgets = state.param, pn.widgets
     css = (lambda name: [side.replace("_", "-") + name]) if side else (lambda name: [name])
+    label = (lambda name: f"B's {name[:1].lower()}{name[1:]}") if side else (lambda name: name)
     # Typed numbers reach the state whatever they are, so that a bad one is refused with a message
     # (a widget bound would drop it silently).
     budget_size = widgets.IntInput.from_param(
-        p[side + "budget_size"], name="how many", width=110, css_classes=css("budget-size"),
+        p[side + "budget_size"], name="how many (B)" if side else "how many", width=110, css_classes=css("budget-size"),
         disabled=p[side + "budget"].rx().rx.pipe(lambda budget: not BUDGET.labelled(budget).field))
     return [
-        widgets.Select.from_param(p[side + "alphabet"], name="Alphabet", description=help_text(ALPHABET),
+        widgets.Select.from_param(p[side + "alphabet"], name=label("Alphabet"), description=help_text(ALPHABET),
                                   css_classes=css("alphabet-select"), sizing_mode="stretch_width"),
-        widgets.Select.from_param(p[side + "pretokenizer"], name="Pre-tokenizer", description=help_text(PRETOKENIZER),
+        widgets.Select.from_param(p[side + "pretokenizer"], name=label("Pre-tokenizer"), description=help_text(PRETOKENIZER),
                                   css_classes=css("pretokenizer-select"), sizing_mode="stretch_width"),
-        widgets.Select.from_param(p[side + "tie"], name="Tie rule", css_classes=css("tie-select"),
+        widgets.Select.from_param(p[side + "tie"], name=label("Tie rule"), css_classes=css("tie-select"),
                                   description=help_text(TIE), sizing_mode="stretch_width"),
-        widgets.Select.from_param(p[side + "specials"], name="Special tokens", description=help_text(SPECIALS),
+        widgets.Select.from_param(p[side + "specials"], name=label("Special tokens"), description=help_text(SPECIALS),
                                   css_classes=css("specials-select"), sizing_mode="stretch_width"),
-        widgets.IntInput.from_param(p[side + "min_frequency"], name="Minimum pair count", css_classes=css("min-frequency"),
+        widgets.IntInput.from_param(p[side + "min_frequency"], name=label("Minimum pair count"), css_classes=css("min-frequency"),
                                     description=help_text(MIN_FREQUENCY), sizing_mode="stretch_width"),
-        pn.Row(widgets.Select.from_param(p[side + "budget"], name="Budget", description=help_text(BUDGET),
+        pn.Row(widgets.Select.from_param(p[side + "budget"], name=label("Budget"), description=help_text(BUDGET),
                                          css_classes=css("budget-select"), sizing_mode="stretch_width"),
                budget_size, margin=0, sizing_mode="stretch_width"),
     ]

@@ -86,9 +86,9 @@ class AppState(param.Parameterized):
     vocab_sort = param.Selector(default="id", objects=list(COLUMNS), doc="The column the vocabulary table sorts by.")
     vocab_descending = param.Boolean(default=False, doc="Largest first.")
     vocab_page = param.Integer(default=0, bounds=(0, None), doc="The page of the vocabulary table shown, from 0.")
-    vocab_source = param.Selector(default="", objects=COMPARISONS, doc="""
-        The vocabulary the table shows: "" for this tokenizer's at the selected round, or a real
-        tokenizer's (choosing one also compares the encoder's text with it, which loads it).""")
+    vocab_source = param.Selector(default="", objects=[*COMPARISONS.values(), "b"], doc="""
+        The vocabulary the table shows: "" for this tokenizer's at the selected round, "b" for B's,
+        or a real tokenizer's (choosing one also compares the encoder's text with it, which loads it).""")
 
     training = param.ClassSelector(class_=bpe.Training, doc="The last training that succeeded.")
     training_b = param.ClassSelector(class_=bpe.Training, allow_None=True, doc="""
@@ -146,6 +146,27 @@ class AppState(param.Parameterized):
         (False, '', 2)
         """
         self._load_preset()
+
+    def compare_with_b(self, on: bool) -> None:
+        """Show B beside A, or stop. B starts from A's settings as they are now, changed as the
+        preset suggests (the explainer's other tie rule), so it compares what is on screen.
+
+        >>> state = AppState(preset="explainer")
+        >>> state.min_frequency = 3
+        >>> state.compare_with_b(True)
+        >>> state.b_min_frequency, state.b_tie, state.training_b.settings.tie
+        (3, 'largest-text', 'largest-text')
+        """
+        if on and not self.compare_b:
+            self.param.update(self.b_from_a(), compare_b=True)
+        elif not on:
+            self.compare_b = False
+
+    def b_from_a(self) -> dict:
+        """B's inputs as A's are now, changed as the preset suggests."""
+        current = {name: getattr(self, name) for name in SETTING_INPUTS}
+        current.update(PRESETS[self.preset].contrast)
+        return {B + name: value for name, value in current.items()}
 
     @property
     def edited(self) -> bool:
@@ -390,13 +411,14 @@ class AppState(param.Parameterized):
         descending = not self.vocab_descending if column == self.vocab_sort else column in counts
         self.param.update(vocab_sort=column, vocab_descending=descending)
 
-    @param.depends("vocab_query", "vocab_sort", "vocab_descending", "vocab_source", "training", "round", watch=True)
+    @param.depends("vocab_query", "vocab_sort", "vocab_descending", "vocab_source", "training", "training_b", "round",
+                   watch=True)
     def _first_vocabulary_page(self) -> None:
         self.vocab_page = 0
 
     @param.depends("vocab_source", watch=True)
     def _compare_with_source(self) -> None:
-        if self.vocab_source:
+        if self.vocab_source and self.vocab_source != "b":
             self.compare = self.vocab_source
 
     def step(self, delta: int) -> None:

@@ -12,6 +12,7 @@ STYLESHEET = """
   --bpe-tied: #fff8c5; --bpe-won: #dafbe1; --bpe-star-c: #9a6700;
   --bpe-error-bg: #ffebe9; --bpe-error: #82071e; --bpe-info-bg: #ddf4ff; --bpe-info: #0a3069;
   --bpe-chip-l: 89%; --bpe-chip-s: 80%; --bpe-chip-border-l: 68%;
+  --bpe-chip-hexc: #6639ba;  /* hex bytes on a chip: 4.5:1 on the lightest chip colour (yellow) */
 }
 /* The system's dark mode: the same page, with colours chosen for a 4.5:1 contrast on dark. */
 @media (prefers-color-scheme: dark) {
@@ -21,6 +22,7 @@ STYLESHEET = """
     --bpe-tied: #3b2e00; --bpe-won: #0f3a1e; --bpe-star-c: #e3b341;
     --bpe-error-bg: #3c1618; --bpe-error: #ffa198; --bpe-info-bg: #0c2d6b; --bpe-info: #a5d6ff;
     --bpe-chip-l: 24%; --bpe-chip-s: 45%; --bpe-chip-border-l: 45%;
+    --bpe-chip-hexc: #e8d4ff;
   }
   .bpe-chart [fill="#0969da"] { fill: #4493f8; } .bpe-chart [stroke="#0969da"] { stroke: #4493f8; }
   .bpe-chart [fill="#bf3989"] { fill: #db61a2; } .bpe-chart [stroke="#bf3989"] { stroke: #db61a2; }
@@ -37,6 +39,7 @@ STYLESHEET = """
 .bpe-chip.bpe-unknown { background: var(--bpe-subtle); border: 1px dashed var(--bpe-mark); color: var(--bpe-muted); }
 .bpe-ws { color: var(--bpe-mark); }
 .bpe-hex { font-size: 11px; color: var(--bpe-hexc); letter-spacing: -0.02em; }
+.bpe-chip .bpe-hex { color: var(--bpe-chip-hexc); }
 .bpe-corpus-summary { margin: 0 0 6px; color: var(--bpe-muted); }
 .bpe-corpus-summary b { color: var(--bpe-ink); }
 .bpe-rows { max-height: 360px; overflow-y: auto; border: 1px solid var(--bpe-line); border-radius: 6px; padding: 4px 6px; }
@@ -140,7 +143,6 @@ table.bpe-vocab { border-collapse: collapse; width: 100%; font-size: 13px; }
 .bpe-stopped { color: var(--bpe-muted); font-style: italic; }
 .bpe-first-difference { margin: 6px 0; padding: 6px 8px; border-left: 3px solid var(--bpe-accent); background: var(--bpe-subtle); }
 .bpe-encoded-b { margin-top: 8px; padding-top: 6px; border-top: 1px dashed var(--bpe-line); }
-.bpe-legend { font-size: 12px; fill: var(--bpe-muted); }
 """
 
 

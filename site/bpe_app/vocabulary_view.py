@@ -18,6 +18,7 @@ from bpe import real
 from bpe.vocabulary import COLUMNS, NONE, Entry, find, real_vocabulary, training_vocabulary
 
 from .chips import token_chip
+from .difference_view import B_VOCAB
 from .state import COMPARISONS
 from .styles import html_pane
 from .wording import plural
@@ -27,6 +28,7 @@ PAGE_ROWS = 50
 #: Bytes shown in hex in a row; the inspector shows them all.
 HEX_SHOWN = 8
 SOURCES = {label if name else "this tokenizer, at the selected round": name for label, name in COMPARISONS.items()}
+SOURCES["B, at the selected round"] = B_VOCAB
 
 
 @functools.lru_cache(maxsize=2)
@@ -34,10 +36,13 @@ def _ours(training: bpe.Training, rounds: int) -> list[Entry]:
     return training_vocabulary(training, rounds)
 
 
-def entries_of(training: bpe.Training, rounds: int, source: str, reference: real.Encoding | None) -> list[Entry] | None:
-    """The rows of the vocabulary `source` names ("" for ours); None while a real one loads."""
+def entries_of(training: bpe.Training, rounds: int, source: str, reference: real.Encoding | None,
+               training_b: bpe.Training | None = None) -> list[Entry] | None:
+    """The rows of the vocabulary `source` names ("" for ours, "b" for B's); None while a real one loads."""
     if not source:
         return _ours(training, rounds)
+    if source == B_VOCAB:
+        return _ours(training_b, min(rounds, len(training_b.merges))) if training_b is not None else []
     if reference is None or reference.name != source:
         return None
     return real_vocabulary(reference)
@@ -58,18 +63,20 @@ def search(entries: list[Entry], query: str, column: str = "id", descending: boo
 
 def page_count(state) -> int:
     """How many pages the table of the state's vocabulary, search and sort has (1 while loading)."""
-    entries = entries_of(state.training, state.round, state.vocab_source, state.reference)
+    entries = entries_of(state.training, state.round, state.vocab_source, state.reference, state.training_b)
     if entries is None:
         return 1
     return max(1, -(-len(search(entries, state.vocab_query, state.vocab_sort, state.vocab_descending)) // PAGE_ROWS))
 
 
 def vocabulary_html(training: bpe.Training, rounds: int, reference: real.Encoding | None, source: str,
-                    query: str, column: str, descending: bool, page: int) -> str:
+                    query: str, column: str, descending: bool, page: int, training_b: bpe.Training | None = None) -> str:
     """One page of the table, its headings sort buttons, and a line saying what is shown."""
-    entries = entries_of(training, rounds, source, reference)
+    entries = entries_of(training, rounds, source, reference, training_b)
     if entries is None:
         return '<div class="bpe-note">Loading the vocabulary…</div>'
+    if source == B_VOCAB and training_b is None:
+        return '<div class="bpe-note">There is no B: tick “Train B too” under Compare with B.</div>'
     found = search(entries, query, column, descending)
     pages = max(1, -(-len(found) // PAGE_ROWS))
     page = min(page, pages - 1)
@@ -77,11 +84,14 @@ def vocabulary_html(training: bpe.Training, rounds: int, reference: real.Encodin
     chip = (lambda e: token_chip(e.id, e.token, vocab=source, focusable=False))
     rows = "".join(_row(entry, chip, source, n == 0) for n, entry in enumerate(shown))
     what = f"{plural(len(found), 'token')} holding “{html.escape(query)}”" if query else plural(len(found), "token")
-    where = f"of {html.escape(source)}" if source else f"at round {rounds}"
+    if source == B_VOCAB:
+        where = f"of B at round {min(rounds, len(training_b.merges))}"
+    else:
+        where = f"of {html.escape(source)}" if source else f"at round {rounds}"
     line = f"{what} {where} · page {page + 1} of {pages}"
     return (f'<div class="bpe-note bpe-vocab-summary" aria-live="polite">{line}</div>'
             '<div class="bpe-scroll" tabindex="-1"><table class="bpe-vocab">'
-            f"<thead><tr>{_headings(column, descending, bool(source))}</tr></thead><tbody>{rows}</tbody></table></div>"
+            f"<thead><tr>{_headings(column, descending, source not in ('', B_VOCAB))}</tr></thead><tbody>{rows}</tbody></table></div>"
             + ("" if rows else '<div class="bpe-note">No token holds that text.</div>'))
 
 
@@ -108,7 +118,7 @@ def _row(entry: Entry, chip, source: str, first: bool) -> str:
             f'title="open {entry.id} in the inspector">'
             f'<td class="bpe-num">{entry.id}</td><td>{chip(entry)}</td><td class="bpe-hexcol">{hex_bytes}</td>'
             f'<td class="bpe-num">{entry.n_bytes}</td><td class="bpe-num">{entry.n_chars}</td>'
-            f'<td class="bpe-num">{"base" if entry.born == 0 and not source else f"{entry.born:,}"}</td>'
+            f'<td class="bpe-num">{"base" if entry.born == 0 and source in ("", B_VOCAB) else f"{entry.born:,}"}</td>'
             f'<td class="bpe-num">{number(entry.count)}</td><td class="bpe-num">{number(entry.now)}</td></tr>')
 
 
@@ -129,7 +139,7 @@ class VocabularyView(pn.viewable.Viewer):
         previous.on_click(lambda event: state.param.update(vocab_page=max(state.vocab_page - 1, 0)))
         following.on_click(lambda event: state.param.update(vocab_page=min(state.vocab_page + 1, page_count(state) - 1)))
         table = html_pane(pn.bind(vocabulary_html, p.training, p.round, p.reference, p.vocab_source, p.vocab_query,
-                                  p.vocab_sort, p.vocab_descending, p.vocab_page))
+                                  p.vocab_sort, p.vocab_descending, p.vocab_page, p.training_b))
         self._layout = pn.Column(pn.FlexBox(search, source, sizing_mode="stretch_width"), table,
                                  pn.Row(previous, following), sizing_mode="stretch_width")
 
