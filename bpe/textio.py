@@ -119,12 +119,23 @@ def read_text(path: str) -> str:
 
 def read_json(path: str):
     """A JSON file's value, or InputFileError saying why it is not JSON."""
+    return parse_json(read_text(path), path)
+
+
+def parse_json(text: str, where: str):
+    """A JSON text's value, or InputFileError saying why it is not JSON.
+
+    >>> parse_json("[1", "f.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bpe.textio.InputFileError: f.json: invalid JSON (...line 1 column 3 (char 2))
+    """
     try:
-        return json.loads(read_text(path))
+        return json.loads(text)
     except json.JSONDecodeError as error:
-        raise InputFileError(f"{path}: invalid JSON ({error})") from None
+        raise InputFileError(f"{where}: invalid JSON ({error})") from None
     except RecursionError:
-        raise InputFileError(f"{path}: invalid JSON (nested too deeply)") from None
+        raise InputFileError(f"{where}: invalid JSON (nested too deeply)") from None
 
 
 def read_stdin() -> str:

@@ -12,6 +12,7 @@ import panel as pn
 
 import bpe
 from bpe import real
+from bpe.real.imported import ImportedEncoding
 from bpe.tree import Node, merge_tree, real_parents
 from bpe.vocabulary import occurrences
 
@@ -127,9 +128,12 @@ def _now_html(training: bpe.Training, rounds: int, token_id: int) -> str:
 
 
 def real_token_html(encoding: real.Encoding, rank: int) -> str:
-    """A real tokenizer's token: its text and bytes, and its tree rebuilt from the ranks."""
+    """A real tokenizer's token: its text and bytes, and its tree rebuilt from the ranks (or, for an
+    uploaded file, its tree of merges)."""
     token = encoding.tokens[rank]
     chip = lambda i: token_chip(i, encoding.tokens[i], vocab=encoding.name)  # noqa: E731
+    if isinstance(encoding, ImportedEncoding):
+        return imported_token_html(encoding, rank, chip)
     tree = merge_tree(real_parents(encoding), rank)
     if tree.children:
         made = " + ".join(chip(child.id) for child in tree.children)
@@ -140,6 +144,26 @@ def real_token_html(encoding: real.Encoding, rank: int) -> str:
     else:
         born = '<div class="bpe-note">A single byte: every text starts as these.</div>'
     return "".join(_head(chip(rank), token, f"{html.escape(encoding.name)} rank {rank:,}") + [born])
+
+
+def imported_token_html(encoding: ImportedEncoding, token_id: int, chip: Callable[[int], str]) -> str:
+    """A token of an uploaded tokenizer file: its text and bytes, the merge that made it, its tree."""
+    name, token = html.escape(encoding.label), encoding.tokens[token_id]
+    tree = merge_tree(encoding.parents, token_id)
+    if tree.children:
+        rank = token_id - encoding.first_merge_id
+        born = (f'<div class="bpe-note">Merge {rank + 1:,} of {name} joins '
+                f'{" + ".join(chip(child.id) for child in tree.children)}.</div><div class="bpe-heading">Merge tree</div>'
+                + tree_html(tree, chip, lambda node: _merge_label(node.id - encoding.first_merge_id)))
+    elif token_id < 256:
+        born = '<div class="bpe-note">A single byte: every text starts as these.</div>'
+    else:
+        born = '<div class="bpe-note">A special token: its id is reserved, and no merge makes or uses it.</div>'
+    return "".join(_head(chip(token_id), token, f"{name} id {token_id:,}") + [born])
+
+
+def _merge_label(rank: int) -> str:
+    return f'<span class="bpe-muted"> merge {rank + 1:,}</span>' if rank >= 0 else ""
 
 
 def tree_html(root: Node, chip: Callable[[int], str], label: Callable[[Node], str]) -> str:

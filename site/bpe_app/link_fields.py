@@ -23,7 +23,7 @@ from bpe.options import ALPHABET, BUDGET, DOCUMENTS, PRETOKENIZER, SPECIALS, TIE
 from bpe.settings import MAX_VOCAB
 
 from .inputs import B, B_INPUTS
-from .state import AppState
+from .state import UPLOAD, AppState
 
 #: The longest corpus a link holds, in characters (after decoding); a longer one is left out.
 CORPUS_LIMIT = 2000
@@ -147,7 +147,8 @@ def _words(name: str, declared: param.Selector) -> dict:
         return {value: _OPTIONS[name].choose(value).link_word for value in declared.objects}
     if name in _LABELLED:
         return {value: _LABELLED[name].labelled(value).link_word for value in declared.objects}
-    return {value: value for value in declared.objects if value}  # presets, and the real tokenizers by name
+    # Presets, and the real tokenizers by name; not an uploaded file, which no link can hold.
+    return {value: value for value in declared.objects if value and value != UPLOAD}
 
 
 def _key(name: str) -> str:

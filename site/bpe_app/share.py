@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, quote, urlencode
 from .documents import InputError, documents_of
 from .inputs import B, B_INPUTS, SETTING_INPUTS, b_inputs, preset_inputs, sentence, training_settings
 from .link_fields import BY_KEY, CORPUS_LIMIT, FIELDS, TEXT_LIMIT, LinkError, has_html, problem
-from .state import DEFAULT_PRESET, AppState
+from .state import DEFAULT_PRESET, UPLOAD, AppState
 
 __all__ = ["CORPUS_LIMIT", "KEYS", "TEXT_LIMIT", "LinkError", "left_out", "query_to_changes", "state_to_query"]
 
@@ -28,6 +28,8 @@ KEYS = {name: field.key for name, field in FIELDS.items()}
 #: The longest query read at all: room for the corpus and the text, even as 4-byte characters.
 QUERY_LIMIT = 20_000
 _DEFAULTS = {name: AppState.param[name].default for name in ("round", "encode_text", "compare", "compare_b")}
+#: What `left_out` calls an uploaded tokenizer file.
+_UPLOADED = "the uploaded tokenizer file (a link cannot hold a file)"
 
 
 def baseline(preset: str) -> dict:
@@ -54,7 +56,8 @@ def state_to_query(state) -> str:
 
 def left_out(state) -> list[str]:
     """What of the state's view a link cannot hold, and why, as phrases for a sentence ([] when it holds it all)."""
-    return [f"{FIELDS[name].what} ({reason})" for name, reason in _unsharable(state).items()]
+    return [reason if name == "compare" else f"{FIELDS[name].what} ({reason})"
+            for name, reason in _unsharable(state).items()]
 
 
 def _unsharable(state) -> dict[str, str]:
@@ -67,6 +70,8 @@ def _unsharable(state) -> dict[str, str]:
             out[name] = f"a link holds at most {limit:,} characters of it"
         elif value != base[name] and problem(value):
             out[name] = f"it holds {problem(value)}"
+    if state.compare == UPLOAD:
+        out["compare"] = _UPLOADED
     return out
 
 

@@ -92,7 +92,7 @@ class ShareView(pn.viewable.Viewer):
         # After the state's own watchers (precedence 0 and 1): by then a rejected input is known as one.
         state.param.watch(self._changed, [*KEYS, "busy"], precedence=2)
         note = html_pane(pn.bind(lambda *_: share_note_html(left_out(state)), state.param.corpus_text,
-                                 state.param.encode_text, state.param.preset), margin=(0, 10))
+                                 state.param.encode_text, state.param.preset, state.param.compare), margin=(0, 10))
         self._layout = pn.Column(note, self._bar, sizing_mode="stretch_width")
 
     def __panel__(self):

@@ -39,9 +39,12 @@ DEFAULT_PRESET = "explainer" if "explainer" in PRESETS else "from-scratch"
 TRAINING_INPUTS = ("corpus_text", "split", *SETTING_INPUTS)
 #: The inputs whose change retrains B (while there is a B).
 B_TRAINING_INPUTS = ("corpus_text", "split", "compare_b", *B_INPUTS)
+#: The name a tokenizer file the person uploads goes by.
+UPLOAD = "upload"
 #: The real tokenizers the encoder can be compared with: label → name ("" for none).
-COMPARISONS = {"nothing": "", "GPT-4's cl100k_base": "cl100k_base", "GPT-4o's o200k_base": "o200k_base"}
-assert set(COMPARISONS.values()) == {"", *real.NAMES}
+COMPARISONS = {"nothing": "", "GPT-4's cl100k_base": "cl100k_base", "GPT-4o's o200k_base": "o200k_base",
+               "your tokenizer file (upload it below)": UPLOAD}
+assert set(COMPARISONS.values()) == {"", *real.NAMES, UPLOAD}
 
 
 def _for_b(declared: param.Parameter) -> param.Parameter:
@@ -73,6 +76,8 @@ class AppState(param.Parameterized):
     encode_text = param.String(default="walkable", doc="The text the encoder shows.")
     compare = param.Selector(default="", objects=COMPARISONS, doc="The real tokenizer the encoder compares with.")
     reference = param.ClassSelector(class_=real.Encoding, doc="The real tokenizer `compare` names, once loaded.")
+    uploaded = param.ClassSelector(class_=real.Encoding, allow_None=True, doc="""
+        The tokenizer file the person uploaded last (`bpe.real.imported.ImportedEncoding`), if any.""")
 
     upload_name = param.String(default="", doc="The file the corpus was last loaded from, if it was.")
 
@@ -301,6 +306,14 @@ class AppState(param.Parameterized):
         """Load the real tokenizer to compare with, a moment later: it takes a second or two in the browser."""
         if not self.compare or (self.reference is not None and self.reference.name == self.compare):
             return
+        if self.compare == UPLOAD:
+            if self.uploaded is None:
+                self.param.update(compare="", message_kind="info", message=(
+                    "Upload a tokenizer file first: the box under the comparison takes a Hugging Face "
+                    "tokenizer.json, this page's tiktoken zip, or a .tiktoken rank file."))
+            else:
+                self.reference = self.uploaded
+            return
         self.busy = True
         (self.schedule or _now)(lambda name=self.compare: self._loaded_reference(name))
 
@@ -340,6 +353,30 @@ class AppState(param.Parameterized):
             self.param.update(message=str(error), message_kind="error")
             return
         self.param.update(corpus_text=text, upload_name=filename)
+
+    def load_tokenizer_file(self, filename: str, data: bytes, pretokenizer: str = "gpt2") -> None:
+        """Compare with an uploaded tokenizer file, read as `bpe import` reads it; a file it cannot
+        express is refused with a message, and everything else stays as it was.
+
+        `pretokenizer` splits a bare tiktoken rank file, which holds no pattern of its own."""
+        # Imported on first use: the page starts without the formats.
+        from bpe.errors import UserInputError
+        from bpe.formats import upload
+        from bpe.real.imported import ImportedEncoding
+
+        try:
+            imported = upload.read(data, filename, pretokenizer)
+            encoding = ImportedEncoding(UPLOAD, filename, imported.saved.tokenizer, imported.notes)
+        except (UserInputError, MemoryError) as error:
+            self.report(f"This tokenizer file could not be used: {error}" if not isinstance(error, MemoryError)
+                        else "This tokenizer file could not be used: there is not enough memory for it")
+            return
+        if self.inspected and self.inspected[0] == UPLOAD:
+            self.inspected = None  # a token of the file before
+        notes = "; ".join(imported.notes)
+        self.param.update(uploaded=encoding, reference=encoding, compare=UPLOAD, message_kind="info", message=(
+            sentence(f"Comparing with {filename}: {len(encoding.tokens):,} tokens"
+                     + (f" ({notes})" if notes else ""))))
 
     def play(self, playing: bool) -> None:
         """Start or stop playing; ▶ at the last round plays again from round 0.

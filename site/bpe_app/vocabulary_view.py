@@ -87,7 +87,8 @@ def vocabulary_html(training: bpe.Training, rounds: int, reference: real.Encodin
     if source == B_VOCAB:
         where = f"of B at round {min(rounds, len(training_b.merges))}"
     else:
-        where = f"of {html.escape(source)}" if source else f"at round {rounds}"
+        named = getattr(reference, "label", "") or source  # an uploaded file goes by its name
+        where = f"of {html.escape(named)}" if source else f"at round {rounds}"
     line = f"{what} {where} · page {page + 1} of {pages}"
     return (f'<div class="bpe-note bpe-vocab-summary" aria-live="polite">{line}</div>'
             '<div class="bpe-scroll" tabindex="-1"><table class="bpe-vocab">'

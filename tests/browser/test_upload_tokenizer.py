@@ -1,0 +1,75 @@
+"""Your own tokenizer file in the built site: the page's own Hugging Face download, uploaded
+again, becomes a comparison; a broken file leaves the view as it was."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import bpe
+from bpe.formats import to_hf_json
+from bpe.presets import PRESETS
+from playwright.sync_api import expect
+
+from bpe_app.state import COMPARISONS, UPLOAD
+
+UPLOAD_LABEL = next(label for label, name in COMPARISONS.items() if name == UPLOAD)
+
+TEXT = "def walk(self, text): return text  # 2024"  # one line: the encoder is a one-line box
+
+
+def choose_code(page) -> None:
+    page.locator(".preset-select select").first.select_option("code")
+    expect(page.locator(".bpe-caption").first).to_contain_text("of 100")
+
+
+def test_the_pages_own_export_uploaded_again_is_compared(app, tmp_path: Path):
+    app.open()
+    page = app.page
+    choose_code(page)
+    with page.expect_download(timeout=30_000) as download:
+        page.locator("button").filter(has_text="Hugging Face").first.click()
+    saved = tmp_path / "tokenizer.json"
+    download.value.save_as(saved)
+    preset = PRESETS["code"]
+    expected = bpe.train(preset.documents, preset.settings).tokenizer
+    # Ours, as the download made it. (Not byte for byte: the split pattern spells out Unicode classes
+    # from the running Python's tables, Unicode 15 in the page and 14 in CPython 3.11.)
+    model = json.loads(saved.read_text(encoding="utf-8"))["model"]
+    assert model["merges"] == json.loads(to_hf_json(expected))["model"]["merges"]
+
+    page.locator(".tokenizer-upload input[type=file]").first.set_input_files(str(saved))
+    expect(page.locator(".compare-select select").first).to_have_value(UPLOAD_LABEL)
+    box = page.locator(".encode-input input").first
+    box.fill(TEXT)
+    box.press("Enter")
+    heading = page.locator(".bpe-compare .bpe-heading").first
+    expect(heading).to_have_text("tokenizer.json")
+    row = page.locator(".bpe-compare .bpe-counts tbody tr").last
+    expect(row.locator("td").nth(1)).to_have_text(str(len(expected.encode(TEXT))))
+    ids = page.locator(".bpe-compare .bpe-chip").evaluate_all("chips => chips.map(chip => Number(chip.dataset.id))")
+    assert ids == expected.encode(TEXT)
+
+    # Its tokens open in the inspector, with the file's merges.
+    page.locator(".bpe-compare .bpe-chip").filter(has_text="return").first.click()
+    expect(page.locator(".bpe-inspector").first).to_contain_text("tokenizer.json id")
+    expect(page.locator(".bpe-inspector").first).to_contain_text("Merge tree")
+    assert not app.errors, app.errors
+
+
+def test_a_broken_upload_leaves_the_view_unchanged(app, tmp_path: Path):
+    app.open()
+    page = app.page
+    choose_code(page)
+    page.locator(".compare-select select").first.select_option(label="GPT-4's cl100k_base")
+    expect(page.locator(".bpe-compare .bpe-heading").first).to_have_text("GPT-4's cl100k_base", timeout=60_000)
+    before = page.locator(".bpe-compare").first.inner_text()
+    caption = page.locator(".bpe-caption").first.inner_text()
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"model": {"type": "WordPiece", "vocab": {"<b>x</b>": 0}}}', encoding="utf-8")
+    page.locator(".tokenizer-upload input[type=file]").first.set_input_files(str(broken))
+    message = page.locator(".bpe-message").first
+    expect(message).to_contain_text("This tokenizer file could not be used: broken.json: the model is 'WordPiece'")
+    assert page.locator(".compare-select select").first.input_value() == "GPT-4's cl100k_base"
+    assert page.locator(".bpe-compare").first.inner_text() == before
+    assert page.locator(".bpe-caption").first.inner_text() == caption
+    assert not app.errors, app.errors
