@@ -1,6 +1,6 @@
 """Make the shipped rank data of bpe.real, and measure its agreement with tiktoken.
 
-    python3 benchmarks/real_tokenizer.py data        # npm pack js-tiktoken -> bpe/real/*.ranks.gz
+    python3 benchmarks/real_tokenizer.py data        # npm pack js-tiktoken, @anthropic-ai/tokenizer -> bpe/real/*.ranks.gz
     python3 benchmarks/real_tokenizer.py agreement [FILES...]
     python3 benchmarks/real_tokenizer.py single-chunk [--runs N]
 
@@ -42,32 +42,53 @@ sys.path.insert(0, str(ROOT))
 
 from bpe import real  # noqa: E402
 
-JS_TIKTOKEN = "js-tiktoken@1.0.21"
+#: Where each shipped table comes from: an npm package and the file in it holding the table
+#: (js-tiktoken's compact text form: lines of `prefix offset base64-token...`).
+SOURCES = {
+    "cl100k_base": ("js-tiktoken@1.0.21", "package/dist/ranks/cl100k_base.js"),
+    "o200k_base": ("js-tiktoken@1.0.21", "package/dist/ranks/o200k_base.js"),
+    "r50k_base": ("js-tiktoken@1.0.21", "package/dist/ranks/r50k_base.js"),
+    "p50k_base": ("js-tiktoken@1.0.21", "package/dist/ranks/p50k_base.js"),
+    "claude_legacy": ("@anthropic-ai/tokenizer@0.0.4", "package/claude.json"),
+}
 TEXT_ROOT = Path("/tmp/realtext")
 
 
 def make_data() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["npm", "pack", JS_TIKTOKEN, "--silent"], cwd=tmp, check=True, stdout=subprocess.DEVNULL)
-        archive = next(Path(tmp).glob("js-tiktoken-*.tgz"))
-        with tarfile.open(archive) as tar:
-            for name in real.NAMES:
-                source = tar.extractfile(f"package/dist/ranks/{name}.js").read().decode("utf-8")
-                data = json.loads(source.removeprefix("export default ").rstrip().rstrip(";"))
-                ranks: dict[bytes, int] = {}
-                for line in filter(None, data["bpe_ranks"].split("\n")):
-                    _, offset, *tokens = line.split(" ")
-                    for i, token in enumerate(tokens):
-                        ranks[base64.b64decode(token)] = int(offset) + i
-                tokens = sorted(ranks, key=ranks.get)
-                assert [ranks[t] for t in tokens] == list(range(len(tokens))), f"{name}: ranks are not 0..n-1"
-                digest = hashlib.sha256(real.tiktoken_file(tokens)).hexdigest()
-                assert digest == real.SPECS[name]["sha256"], f"{name}: sha256 {digest} is not the official file's"
-                assert data["special_tokens"] == real.SPECS[name]["special_tokens"], f"{name}: specials differ"
-                blob = real.write_ranks(tokens)
-                (ROOT / "bpe" / "real" / real.data_file(name)).write_bytes(blob)
-                print(f"{name}: {len(tokens)} ranks, sha256 of the tiktoken file matches; "
-                      f"{real.data_file(name)} is {len(blob)} bytes")
+        for package in sorted({package for package, _ in SOURCES.values()}):
+            subprocess.run(["npm", "pack", package, "--silent"], cwd=tmp, check=True, stdout=subprocess.DEVNULL)
+        for name, (package, member) in SOURCES.items():
+            stem = package.lstrip("@").replace("/", "-").replace("@", "-")
+            with tarfile.open(Path(tmp) / f"{stem}.tgz") as tar:
+                source = tar.extractfile(member).read().decode("utf-8")
+            data = json.loads(source.removeprefix("export default ").rstrip().rstrip(";"))
+            tokens = table(name, data)
+            inside = {i for i in real.SPECS[name]["special_tokens"].values() if i < len(tokens)}
+            digest = hashlib.sha256(real.tiktoken_file(tokens, inside)).hexdigest()
+            pinned = real.SPECS[name]["sha256"]
+            assert digest == pinned or not pinned, f"{name}: sha256 {digest} is not the pinned file's"
+            blob = real.write_ranks(tokens)
+            (ROOT / "bpe" / "real" / real.data_file(name)).write_bytes(blob)
+            print(f"{name}: {len(tokens) - len(inside)} ranks from {package}, tiktoken-format sha256 {digest}"
+                  f"{' (matches the pinned one)' if pinned else ''}; {real.data_file(name)} is {len(blob)} bytes")
+
+
+def table(name: str, data: dict) -> list[bytes]:
+    """Every id's bytes: the ranks, and a special token's name where it holds an id between them."""
+    ranks: dict[int, bytes] = {}
+    for line in filter(None, data["bpe_ranks"].split("\n")):
+        _, offset, *tokens = line.split(" ")
+        for i, token in enumerate(tokens):
+            ranks[int(offset) + i] = base64.b64decode(token)
+    specials = real.SPECS[name]["special_tokens"]
+    assert data["special_tokens"] == specials, f"{name}: specials differ"
+    for text, i in specials.items():
+        if i < max(ranks):
+            assert i not in ranks, f"{name}: special {text} has a rank's id"
+            ranks[i] = text.encode()
+    assert sorted(ranks) == list(range(len(ranks))), f"{name}: ids are not 0..n-1"
+    return [ranks[i] for i in range(len(ranks))]
 
 
 def default_texts() -> list[tuple[str, str]]:

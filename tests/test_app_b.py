@@ -12,7 +12,7 @@ pytest.importorskip("panel")
 import bpe  # noqa: E402
 from bpe import difference  # noqa: E402
 from bpe.presets import PRESETS  # noqa: E402
-from bpe_app import b_settings_view, chart_view, corpus_view, encoder_view, inspector_view, share  # noqa: E402
+from bpe_app import b_settings_view, chart_view, corpus_view, difference_view, encoder_view, inspector_view, share  # noqa: E402
 from bpe_app.difference_view import difference_html  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 
@@ -30,8 +30,9 @@ def explainer() -> AppState:
     return state
 
 
-def test_doctests():
-    assert doctest.testmod(b_settings_view).failed == 0
+@pytest.mark.parametrize("module", [b_settings_view, encoder_view, difference_view])
+def test_doctests(module):
+    assert doctest.testmod(module).failed == 0
 
 
 def test_no_b_until_asked():

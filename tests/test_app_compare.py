@@ -31,7 +31,8 @@ def chip_ids(fragment: str) -> list[int]:
 
 
 def token_counts(fragment: str) -> list[str]:
-    return re.findall(r'<td class="bpe-num">([\d,–]+)</td><td class="bpe-num">', fragment)
+    """The tokens column of the counts table: each row's first number."""
+    return re.findall(r'<tr><td>[^<]*</td><td class="bpe-num">([\d,–]+)</td>', fragment)
 
 
 # --- the comparison ---------------------------------------------------------------------------

@@ -160,11 +160,13 @@ class Below:
 def test_real_trees_are_the_split_tiktoken_reaches_with_lower_ranks(name):
     encoding = real.load(name)
     parents = real_parents(encoding)
-    sample = random.Random(10).sample(range(256, len(encoding.tokens)), 2000)
+    merged = [rank for token, rank in encoding.ranks.items() if len(token) > 1]  # not bytes, not specials
+    sample = random.Random(10).sample(sorted(merged), 2000)
     for rank in sample:
         token = encoding.tokens[rank]
         expected = _educational.bpe_encode(Below(encoding.ranks, rank), token, visualise=None)
         assert list(parents(rank)) == expected
         assert all(part < rank for part in expected)
-    tree = merge_tree(parents, encoding.ranks[b" tokenizer"])
-    assert b"".join(encoding.tokens[n.id] for n in tree.walk() if not n.children) == b" tokenizer"
+    word = next(word for word in (b" tokenizer", b" tokens") if word in encoding.ranks)  # GPT-2's has no " tokenizer"
+    tree = merge_tree(parents, encoding.ranks[word])
+    assert b"".join(encoding.tokens[n.id] for n in tree.walk() if not n.children) == word

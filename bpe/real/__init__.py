@@ -1,4 +1,5 @@
-"""Real tokenizers: OpenAI's cl100k_base and o200k_base, encoded the way tiktoken encodes them.
+"""Real tokenizers: OpenAI's cl100k_base, o200k_base, r50k_base and p50k_base, and Anthropic's
+tokenizer for the models before Claude 3, encoded the way tiktoken encodes them.
 
 Standard library only, so it runs in Pyodide. The rank tables ship beside this file
 (`cl100k_base.ranks.gz`, `o200k_base.ranks.gz`: gzip of each token's length byte and
@@ -30,7 +31,7 @@ from ..dialect import python_pattern
 from .data import data_file, load, read_ranks, tiktoken_file, write_ranks
 from .encoding import Encoding
 from .merge import byte_pair_merge
-from .specs import NAMES, SPECS
+from .specs import CONTEXTS, LABELS, NAMES, SPECS
 
-__all__ = ["NAMES", "SPECS", "Encoding", "byte_pair_merge", "data_file", "load", "python_pattern", "read_ranks",
+__all__ = ["CONTEXTS", "LABELS", "NAMES", "SPECS", "Encoding", "byte_pair_merge", "data_file", "load", "python_pattern", "read_ranks",
            "tiktoken_file", "write_ranks"]

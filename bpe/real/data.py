@@ -12,12 +12,21 @@ from .specs import NAMES, SPECS
 
 
 def read_ranks(data: bytes) -> list[bytes]:
-    """Tokens in rank order from a `.ranks.gz` file's bytes (gzip; each token: length byte, bytes)."""
+    """Tokens in rank order from a `.ranks.gz` file's bytes (gzip; each token: a length byte and
+    its bytes, or for a token of 256 bytes or more, a 0 byte, a two-byte big-endian length, its bytes).
+
+    >>> read_ranks(write_ranks([b"a", b"b" * 300]))[1] == b"b" * 300
+    True
+    """
     raw = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
     tokens, i = [], 0
     while i < len(raw):
-        end = i + 1 + raw[i]
-        tokens.append(raw[i + 1:end])
+        if raw[i]:
+            start, end = i + 1, i + 1 + raw[i]
+        else:
+            start = i + 3
+            end = start + int.from_bytes(raw[i + 1:start], "big")
+        tokens.append(raw[start:end])
         i = end
     if i != len(raw):
         raise ValueError("the rank data is cut short")
@@ -26,14 +35,17 @@ def read_ranks(data: bytes) -> list[bytes]:
 
 def write_ranks(tokens: list[bytes]) -> bytes:
     """The `.ranks.gz` bytes for tokens in rank order (reproducible: no timestamp)."""
-    if any(not 0 < len(token) < 256 for token in tokens):
-        raise ValueError("every token must be 1 to 255 bytes long")
-    return gzip.compress(b"".join(bytes([len(token)]) + token for token in tokens), 9, mtime=0)
+    if any(not 0 < len(token) < 1 << 16 for token in tokens):
+        raise ValueError("every token must be 1 to 65,535 bytes long")
+    return gzip.compress(b"".join((bytes([len(token)]) if len(token) < 256 else b"\0" + len(token).to_bytes(2, "big"))
+                                  + token for token in tokens), 9, mtime=0)
 
 
-def tiktoken_file(tokens: list[bytes]) -> bytes:
-    """The same ranks in tiktoken's own format (`base64 rank` per line)."""
-    return b"".join(base64.b64encode(token) + b" %d\n" % rank for rank, token in enumerate(tokens))
+def tiktoken_file(tokens: list[bytes], specials: set[int] = frozenset()) -> bytes:
+    """The same ranks in tiktoken's own format (`base64 rank` per line); `specials` are ids that
+    hold a special token's name, not a rank (p50k_base's 50256, the Claude tokenizer's 0-4)."""
+    return b"".join(base64.b64encode(token) + b" %d\n" % rank for rank, token in enumerate(tokens)
+                    if rank not in specials)
 
 
 def data_file(name: str) -> str:
@@ -51,8 +63,9 @@ def load(name: str = "cl100k_base", data: bytes | None = None, check: bool = Fal
     if data is None:
         data = resources.files(__package__).joinpath(data_file(name)).read_bytes()
     tokens = read_ranks(data)
-    if len(tokens) != spec["n_ranks"]:
-        raise ValueError(f"{name}: expected {spec['n_ranks']} ranks, the data has {len(tokens)}")
-    if check and hashlib.sha256(tiktoken_file(tokens)).hexdigest() != spec["sha256"]:
+    inside = {i for i in spec["special_tokens"].values() if i < len(tokens)}  # ids held by specials
+    if len(tokens) - len(inside) != spec["n_ranks"]:
+        raise ValueError(f"{name}: expected {spec['n_ranks']} ranks, the data has {len(tokens) - len(inside)}")
+    if check and hashlib.sha256(tiktoken_file(tokens, inside)).hexdigest() != spec["sha256"]:
         raise ValueError(f"{name}: the rank data does not match the official rank file's sha256")
-    return Encoding(name, spec["pat_str"], tokens, spec["special_tokens"])
+    return Encoding(name, spec["pat_str"], tokens, spec["special_tokens"], spec.get("normalize"))

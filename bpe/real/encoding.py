@@ -8,6 +8,7 @@ token is that token; otherwise tiktoken's merge rule (`merge.py`). Chunks are ca
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ..dialect import python_pattern
 from .merge import byte_pair_merge
@@ -19,13 +20,18 @@ CACHE_LIMIT = 200_000
 class Encoding:
     """A tiktoken-style tokenizer: ranks (token bytes -> id), a split pattern, specials."""
 
-    def __init__(self, name: str, pat_str: str, tokens: list[bytes], special_tokens: dict[str, int]):
+    def __init__(self, name: str, pat_str: str, tokens: list[bytes], special_tokens: dict[str, int],
+                 normalize: str | None = None):
         self.name = name
         self.pat_str = pat_str
-        self.tokens = tokens  # id -> bytes; ranks are 0..len-1
-        self.ranks = {token: rank for rank, token in enumerate(tokens)}
-        if len(self.ranks) != len(tokens):
+        # id -> bytes; the ranks are the ids, but an id a special token holds (p50k_base's 50256)
+        # has that token's name here and is no rank.
+        self.tokens = tokens
+        inside = {i for i in special_tokens.values() if i < len(tokens)}
+        self.ranks = {token: rank for rank, token in enumerate(tokens) if rank not in inside}
+        if len(self.ranks) != len(tokens) - len(inside):
             raise ValueError("two ranks have the same bytes")
+        self.normalize = normalize  # a Unicode normal form applied to every text first (Claude's NFKC)
         self.special_tokens = dict(special_tokens)
         self._special_bytes = {i: text.encode() for text, i in special_tokens.items()}
         self.pattern = re.compile(python_pattern(pat_str))
@@ -34,7 +40,7 @@ class Encoding:
         self._cache: dict[str, tuple[int, ...]] = {}
 
     def __repr__(self) -> str:
-        return f"<Encoding {self.name!r}: {len(self.tokens)} ranks, {len(self.special_tokens)} specials>"
+        return f"<Encoding {self.name!r}: {len(self.ranks)} ranks, {len(self.special_tokens)} specials>"
 
     @property
     def n_vocab(self) -> int:
@@ -42,7 +48,10 @@ class Encoding:
 
     def split(self, text: str) -> list[str]:
         """The chunks the split pattern cuts `text` into (merges never cross them)."""
-        return self._split(_clean(text))
+        text = _clean(text)
+        if self.normalize:
+            text = unicodedata.normalize(self.normalize, text)
+        return self._split(text)
 
     def _chunk(self, chunk: str) -> tuple[int, ...]:
         ids = self._cache.get(chunk)
@@ -65,8 +74,8 @@ class Encoding:
         """Token ids. Special tokens named in `allowed_special` ("all" for every one) are
         matched in the text; any other special token's text is plain text. (tiktoken's
         `encode` raises on a special token it was not allowed; this encodes it as text.)"""
-        allowed = set(self.special_tokens) if allowed_special == "all" else set(allowed_special)
-        if not allowed:
+        allowed = set(self.special_tokens) if allowed_special == "all" else set(allowed_special) & set(self.special_tokens)
+        if not allowed:  # a name this tokenizer has no special for is no special here, as in tiktoken
             return self.encode_ordinary(text)
         out = []
         alternatives = "|".join(map(re.escape, sorted(allowed, key=len, reverse=True)))

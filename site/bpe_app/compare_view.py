@@ -41,7 +41,9 @@ def compare_html(training: bpe.Training, rounds: int, text: str, name: str, refe
         return (f'<div class="bpe-compare"><div class="bpe-heading">{html.escape(label)}</div>'
                 '<div class="bpe-note">The text holds a lone surrogate, which UTF-8 cannot encode.</div></div>')
     chips = grouped_chips([token_chip(i, reference.tokens[i], vocab=name) for i in ids], [reference.tokens[i] for i in ids])
-    rows = [*side_rows(training, rounds, text, training_b), (label, len(ids), reference.n_vocab)]
+    context = real.CONTEXTS.get(name)  # none for an uploaded file: its model is not known
+    rows = [*side_rows(training, rounds, text, training_b),
+            (label, len(ids), reference.n_vocab, *([context] if context else []))]
     notes = "".join(f'<div class="bpe-note">{html.escape(note)}.</div>' for note in getattr(reference, "notes", ()))
     return (f'<div class="bpe-compare"><div class="bpe-heading">{html.escape(label)}</div>{notes}'
             f"{tokens_html(chips, ids, text)}{counts_table(rows, len(text))}</div>")

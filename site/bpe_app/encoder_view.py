@@ -49,16 +49,33 @@ def tokens_html(chips: str, ids: list[int | None], text: str) -> str:
             f'<div class="bpe-note">{counts}</div>')
 
 
-def counts_table(rows: list[tuple[str, int | None, int]], characters: int) -> str:
-    """(tokenizer, tokens or None, vocabulary size) rows, with characters per token."""
-    body = []
-    for label, tokens, vocabulary in rows:
+def counts_table(rows: list[tuple], characters: int) -> str:
+    """(tokenizer, tokens or None, vocabulary size[, (model, context window)]) rows, with characters
+    per token and, for a real tokenizer, the text's share of its model's context window.
+
+    >>> "1.22% of GPT-4's 8,192" in counts_table([("GPT-4's cl100k_base", 100, 100277, ("GPT-4", 8192))], 400)
+    True
+    """
+    body, windows = [], any(len(row) > 3 for row in rows)
+    for label, tokens, vocabulary, *context in rows:
         count = "–" if tokens is None else f"{tokens:,}"
         per_token = f"{characters / tokens:.2f}" if tokens else "–"
+        share = ""
+        if windows:
+            share = (f'<td class="bpe-num">{share_of(tokens or 0, *context[0])}</td>' if context
+                     else '<td class="bpe-num">–</td>')
         body.append(f'<tr><td>{html.escape(label)}</td><td class="bpe-num">{count}</td>'
-                    f'<td class="bpe-num">{per_token}</td><td class="bpe-num">{vocabulary:,}</td></tr>')
+                    f'<td class="bpe-num">{per_token}</td><td class="bpe-num">{vocabulary:,}</td>{share}</tr>')
+    window_head = "<th>share of the model's context window</th>" if windows else ""
     return ('<table class="bpe-counts"><thead><tr><th>tokenizer</th><th>tokens</th><th>characters per token</th>'
-            f'<th>vocabulary</th></tr></thead><tbody>{"".join(body)}</tbody></table>')
+            f'<th>vocabulary</th>{window_head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
+
+
+def share_of(tokens: int, model: str, window: int) -> str:
+    """'1.22% of GPT-4's 8,192' (tokens as a share of a context window); above 100%, it says it does not fit."""
+    share = tokens / window
+    shown = f"{share:.2%}" if share >= 0.0001 or not tokens else "<0.01%"
+    return html.escape(f"{shown} of {model}'s {window:,}" + (" (does not fit)" if share > 1 else ""), quote=False)
 
 
 def side_rows(training: bpe.Training, rounds: int, text: str, training_b: bpe.Training | None = None) -> list:

@@ -42,7 +42,7 @@ B_TRAINING_INPUTS = ("corpus_text", "split", "compare_b", *B_INPUTS)
 #: The name a tokenizer file the person uploads goes by.
 UPLOAD = "upload"
 #: The real tokenizers the encoder can be compared with: label → name ("" for none).
-COMPARISONS = {"nothing": "", "GPT-4's cl100k_base": "cl100k_base", "GPT-4o's o200k_base": "o200k_base",
+COMPARISONS = {"nothing": "", **{real.LABELS[name]: name for name in real.NAMES},
                "your tokenizer file (upload it below)": UPLOAD}
 assert set(COMPARISONS.values()) == {"", *real.NAMES, UPLOAD}
 

@@ -23,7 +23,7 @@ def fetch_npm(key: str) -> Path:
     pin = pins()[key]
     npm_dir = CACHE / "npm"
     tarball = npm_dir / pin["file"]
-    target = CACHE / f"{pin['npm'].split('@')[0]}-{pin['version']}"
+    target = CACHE / f"{npm_name(pin['npm']).lstrip('@').replace('/', '-')}-{pin['version']}"
     if (target / ".verified").exists():
         return target
     if not tarball.exists() or sha256_file(tarball) != pin["sha256"]:
@@ -39,6 +39,25 @@ def fetch_npm(key: str) -> Path:
     shutil.rmtree(unpacking, ignore_errors=True)
     (target / ".verified").write_text(pin["sha256"])
     return target
+
+
+def npm_name(spec: str) -> str:
+    """The package's name in an npm spec: '@anthropic-ai/tokenizer@0.0.4' -> '@anthropic-ai/tokenizer'."""
+    return spec.rsplit("@", 1)[0]
+
+
+def node_modules(keys: list[str]) -> Path:
+    """A node_modules folder holding the pinned npm packages `keys` (each fetched as `fetch_npm`
+    does) by their names, for Node's require; returns the folder."""
+    folder = CACHE / "node_modules"
+    for key in keys:
+        link = folder / npm_name(pins()[key]["npm"])
+        source = fetch_npm(key)
+        if not link.is_symlink() or link.resolve() != source.resolve():
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.unlink(missing_ok=True)
+            link.symlink_to(source, target_is_directory=True)
+    return folder
 
 
 def pip_download(entries: list[tuple[str, str, str]], *options: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import venv
 
-from .fetch import fetch_npm
+from .fetch import fetch_npm, node_modules
 from .paths import CHROMIUM, PYTHON, ROOT, VENV
 from .util import pins, run, sha256_bytes
 
@@ -43,12 +43,17 @@ def setup_build() -> None:
     pip_install_once(build_requirements())
 
 
+#: The npm packages whose own encoders give the ids the real tokenizers' tests expect.
+REAL_IDS_PACKAGES = ("js_tiktoken", "base64_js", "tiktoken_npm", "anthropic_tokenizer")
+
+
 def setup_tests() -> None:
     ensure_venv()
     pip_install_once([*pins()["build_requirements"], *pins()["test_requirements"], "-e", f"{ROOT}[test]"],
                      also_covers=(build_requirements(),))
     ensure_chromium()
     fetch_npm("axe_core")  # the accessibility test injects it into the page
+    node_modules(list(REAL_IDS_PACKAGES))  # the real tokenizers' own packages give the ids tests expect
 
 
 def ensure_chromium() -> None:

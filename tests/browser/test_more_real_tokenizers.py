@@ -1,0 +1,37 @@
+"""The real tokenizers beyond GPT-4's, in the built site: each loaded when first chosen, giving the
+ids its own npm package gives (computed now, under Node), with the text's share of the context window."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from playwright.sync_api import expect
+
+from bpe import real
+from bpe_app.state import COMPARISONS
+from tests.test_real_npm import ids_from_node
+
+#: One line (the encoder is a one-line box) of English, Japanese, code, digits and emoji.
+TEXT = "Tokenizers see bytes: def f(x): return x**2 # 2024-12-01 東京は日本の首都です 🍣👍🏽 WE'LL pay 1,234.50"
+NEW = ("r50k_base", "p50k_base", "claude_legacy")
+LABELS = {name: label for label, name in COMPARISONS.items()}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the npm packages")
+def test_each_new_tokenizer_gives_its_packages_ids(app):
+    expected = ids_from_node(list(NEW), TEXT)
+    app.open()
+    page = app.page
+    box = page.locator(".encode-input input").first
+    box.fill(TEXT)
+    box.press("Enter")
+    for name in NEW:
+        page.locator(".compare-select select").first.select_option(label=LABELS[name])
+        expect(page.locator(".bpe-compare .bpe-heading").first).to_have_text(LABELS[name], timeout=60_000)
+        ids = page.locator(".bpe-compare .bpe-encoded .bpe-chip").evaluate_all(
+            "chips => chips.map(chip => Number(chip.dataset.id))")
+        assert ids == expected[name], name
+        model, window = real.CONTEXTS[name]
+        row = page.locator(".bpe-compare .bpe-counts tbody tr").last
+        expect(row).to_contain_text(f"{len(ids) / window:.2%} of {model}'s {window:,}")
+    assert not app.errors, app.errors
