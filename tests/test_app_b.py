@@ -183,3 +183,30 @@ def test_a_restored_link_keeps_its_own_b():
     state = AppState()
     state.restore(changes, 0)
     assert state.b_pretokenizer == "none" and state.b_min_frequency == 2 and state.min_frequency == 3
+
+
+def test_the_languages_table_counts_every_chosen_tokenizer(explainer):
+    from bpe import languages, real
+    from bpe_app.languages_view import state_languages_html
+
+    explainer.counted = ["r50k_base", "claude_legacy"]
+    assert sorted(explainer.loaded) == ["claude_legacy", "r50k_base"]
+    page = state_languages_html(explainer.training, 3, explainer.training_b, "", None, explainer.counted,
+                                explainer.loaded)
+    for label in ("A, round 3", "B, round 3", real.LABELS["r50k_base"], real.LABELS["claude_legacy"]):
+        assert html.escape(label) in page
+    japanese = languages.passages()["ja"]
+    row = re.search(r'<th scope="row">Japanese \(kana and kanji\)</th>(.*?)</tr>', page).group(1)
+    numbers = re.findall(r'<td class="bpe-num">([^<]*)</td>', row)
+    assert numbers[0] == f"{len(japanese):,}"
+    assert numbers[1] == f"{len(explainer.training.tokenizer.encode(japanese, rounds=3)):,}"
+    assert numbers[7] == f"{len(real.load('r50k_base').encode_ordinary(japanese)):,}"
+
+
+def test_counting_a_tokenizer_adds_it_to_the_encoders_counts(explainer):
+    from bpe_app.compare_view import comparison_html
+
+    explainer.counted = ["p50k_base"]
+    page = comparison_html(explainer.training, 2, "walking", "", None, explainer.training_b, explainer.counted,
+                           explainer.loaded)
+    assert "Token counts" in page and "Codex&#x27;s p50k_base" in page and "of text-davinci-003" in page

@@ -16,6 +16,7 @@ from .difference_view import DifferenceView
 from .downloads import DownloadsView
 from .encoder_view import EncoderView
 from .inspector_view import InspectorView
+from .languages_view import LanguagesView
 from .message_view import MessageView
 from .progress_view import ProgressView
 from .scrubber import Scrubber
@@ -91,6 +92,7 @@ class App(pn.viewable.Viewer):
                 stylesheets=[FLEX], sizing_mode="stretch_width",
             ),
             ChartView(state),
+            heading("Cost across languages"), LanguagesView(state),
             heading("Vocabulary"), VocabularyView(state),
             InspectorView(state),
             css_classes=["bpe-main"], sizing_mode="stretch_width",

@@ -6,6 +6,7 @@ where English costs a fraction of one, and GPT-4 cuts numbers into groups of up 
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 import panel as pn
 
@@ -27,26 +28,46 @@ LABELS = {name: label for label, name in COMPARISONS.items()}
 
 
 def compare_html(training: bpe.Training, rounds: int, text: str, name: str, reference: real.Encoding | None,
-                 training_b: bpe.Training | None = None) -> str:
+                 training_b: bpe.Training | None = None, others: Sequence[real.Encoding] = ()) -> str:
     """The text's chips under the real tokenizer `name`, and the token counts of this tokenizer,
-    B if there is one, and the real one, side by side ("" for none)."""
-    if not name:
+    B if there is one, the real one and `others` (more real ones), side by side ("" for none)."""
+    if not name and not others:
         return ""
-    if reference is None or reference.name != name:
+    if name and (reference is None or reference.name != name):
         return f'<div class="bpe-compare"><div class="bpe-note">Loading {html.escape(LABELS[name])}…</div></div>'
-    label = getattr(reference, "label", "") or LABELS[name]  # an uploaded file goes by its name
-    try:
-        ids = reference.encode_ordinary(text)
-    except ValueError:  # a lone surrogate, which bpe's own tokenizer cannot encode as UTF-8
-        return (f'<div class="bpe-compare"><div class="bpe-heading">{html.escape(label)}</div>'
-                '<div class="bpe-note">The text holds a lone surrogate, which UTF-8 cannot encode.</div></div>')
-    chips = grouped_chips([token_chip(i, reference.tokens[i], vocab=name) for i in ids], [reference.tokens[i] for i in ids])
-    context = real.CONTEXTS.get(name)  # none for an uploaded file: its model is not known
-    rows = [*side_rows(training, rounds, text, training_b),
-            (label, len(ids), reference.n_vocab, *([context] if context else []))]
-    notes = "".join(f'<div class="bpe-note">{html.escape(note)}.</div>' for note in getattr(reference, "notes", ()))
-    return (f'<div class="bpe-compare"><div class="bpe-heading">{html.escape(label)}</div>{notes}'
-            f"{tokens_html(chips, ids, text)}{counts_table(rows, len(text))}</div>")
+    shown, rows = "", side_rows(training, rounds, text, training_b)
+    if name:
+        label = getattr(reference, "label", "") or LABELS[name]  # an uploaded file goes by its name
+        try:
+            ids = reference.encode_ordinary(text)
+        except ValueError:  # a lone surrogate, which bpe's own tokenizer cannot encode as UTF-8
+            return (f'<div class="bpe-compare"><div class="bpe-heading">{html.escape(label)}</div>'
+                    '<div class="bpe-note">The text holds a lone surrogate, which UTF-8 cannot encode.</div></div>')
+        chips = grouped_chips([token_chip(i, reference.tokens[i], vocab=name) for i in ids],
+                              [reference.tokens[i] for i in ids])
+        rows.append(real_row(reference, len(ids), label))
+        notes = "".join(f'<div class="bpe-note">{html.escape(note)}.</div>' for note in getattr(reference, "notes", ()))
+        shown = f'<div class="bpe-heading">{html.escape(label)}</div>{notes}{tokens_html(chips, ids, text)}'
+    else:
+        shown = '<div class="bpe-heading">Token counts</div>'
+    rows += [real_row(other, len(other.encode_ordinary(text))) for other in others]
+    return f'<div class="bpe-compare">{shown}{counts_table(rows, len(text))}</div>'
+
+
+def real_row(encoding: real.Encoding, tokens: int, label: str = "") -> tuple:
+    """A counts_table row for a real tokenizer: its label, tokens, vocabulary and its model's context window."""
+    context = real.CONTEXTS.get(encoding.name)  # none for an uploaded file: its model is not known
+    return (label or LABELS[encoding.name], tokens, encoding.n_vocab, *([context] if context else []))
+
+
+def comparison_html(training, rounds, text, name, reference, training_b, counted, loaded) -> str:
+    """`compare_html` from the state's inputs (what the view binds)."""
+    return compare_html(training, rounds, text, name, reference, training_b, others_of(counted, loaded, name))
+
+
+def others_of(counted: list[str], loaded: dict, compare: str) -> list[real.Encoding]:
+    """The loaded real tokenizers `counted` names, in its order, less the one compared with already."""
+    return [loaded[name] for name in counted if name in loaded and name != compare]
 
 
 #: What the upload box takes, in the page's words.
@@ -84,7 +105,8 @@ class CompareView(pn.viewable.Viewer):
             pn.Row(upload, split, sizing_mode="stretch_width"),
             # Always visible, empty when there is nothing to compare: Panel 1.8 misses a `visible` bound
             # to `compare` when a link sets `encode_text` and `compare` in one update.
-            html_pane(pn.bind(compare_html, p.training, p.round, p.encode_text, p.compare, p.reference, p.training_b)),
+            html_pane(pn.bind(comparison_html, p.training, p.round, p.encode_text, p.compare, p.reference, p.training_b,
+                              p.counted, p.loaded)),
             sizing_mode="stretch_width",
         )
 

@@ -76,6 +76,10 @@ class AppState(param.Parameterized):
     encode_text = param.String(default="walkable", doc="The text the encoder shows.")
     compare = param.Selector(default="", objects=COMPARISONS, doc="The real tokenizer the encoder compares with.")
     reference = param.ClassSelector(class_=real.Encoding, doc="The real tokenizer `compare` names, once loaded.")
+    counted = param.ListSelector(default=[], objects=list(real.NAMES), doc="""
+        Real tokenizers whose counts are shown too (the encoder's text, the cost across languages),
+        each loaded when first chosen.""")
+    loaded = param.Dict(default={}, doc="The real tokenizers loaded so far, by name (what `counted` shows).")
     uploaded = param.ClassSelector(class_=real.Encoding, allow_None=True, doc="""
         The tokenizer file the person uploaded last (`bpe.real.imported.ImportedEncoding`), if any.""")
 
@@ -316,6 +320,24 @@ class AppState(param.Parameterized):
             return
         self.busy = True
         (self.schedule or _now)(lambda name=self.compare: self._loaded_reference(name))
+
+    @param.depends("counted", watch=True)
+    def _load_counted(self) -> None:
+        """Load the tokenizers to count with that are not loaded yet, a moment later (a second or two each)."""
+        missing = [name for name in self.counted if name not in self.loaded]
+        if missing:
+            self.busy = True
+            (self.schedule or _now)(lambda: self._loaded_counted(missing))
+
+    def _loaded_counted(self, names: list[str]) -> None:
+        loaded = dict(self.loaded)
+        for name in names:
+            try:
+                loaded[name] = real_tokenizers.load(name)
+            except real_tokenizers.LoadError as error:
+                self.param.update(counted=[n for n in self.counted if n != name], message=str(error),
+                                  message_kind="error")
+        self.param.update(loaded=loaded, busy=False)
 
     def _loaded_reference(self, name: str) -> None:
         if name != self.compare:
