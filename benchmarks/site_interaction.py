@@ -30,6 +30,11 @@ Each run is a fresh browser context (a cold page load, not timed here), and in i
    Then tick "Train B too": B is the same 100 KB settings with the explainer's suggested change (tie
    largest-text), and the step runs from the click's mousedown to both being shown (the first
    difference stated in `.bpe-first-difference`, then no DOM change for 300 ms). B is then turned off.
+   Then each real tokenizer is chosen in the comparison menu for the first time: from the choice to
+   its heading shown and the DOM quiet (its table fetched from dist/assets, parsed, the encoder's
+   text and the cost-across-languages table encoded). And in the worker and in CPython, each table
+   read and parsed, and the seven-language passage encoded with a cold and a warm chunk cache
+   (`site_interaction/real.py`).
 7. cProfile --profile-steps round changes of the page's own AppState inside the worker (shown for
    the first session only).
 
@@ -101,6 +106,8 @@ PANEL_CODE = (SNIPPETS / "panel.py").read_text()
 
 
 PROFILE_CODE = (SNIPPETS / "profile.py").read_text()
+
+REAL_CODE = (SNIPPETS / "real.py").read_text()
 
 
 # --------------------------------------------------------------------------- helpers
@@ -296,6 +303,22 @@ class Session:
         self.quiet(500)
         return timing
 
+    def choose_real(self) -> dict:
+        """Choose each real tokenizer in the comparison menu for the first time; ms to it shown."""
+        from bpe_app.state import COMPARISONS
+
+        select, out = self.page.locator(".compare-select select").first, {}
+        for label, name in COMPARISONS.items():
+            if name not in real_names():
+                continue
+            def act(label=label):
+                self.page.evaluate("() => { window.bpeBench.input = performance.now(); }")
+                select.select_option(label=label)
+            out[name] = self.step(".bpe-compare .bpe-heading", act, wanted=re.escape(label), quiet=TRAIN_QUIET_MS)
+        select.select_option(label="nothing")
+        self.quiet(500)
+        return out
+
     def jump_home(self) -> None:
         """Home on the slider's handle: round 0."""
         handle = self.page.locator(".round-slider [role=slider]").first
@@ -373,6 +396,11 @@ def one_session(browser, url: str, text: str, args, pyodide_dir: Path | None, lo
         log(f"  100 KB keystrokes: p50 {pct(result['keys_100k'], 'dom', 50):.0f} ms")
         result["train_b"] = session.train_b()
         log(f"  100 KB B trained and both shown after {result['train_b']['settled']:.0f} ms")
+        result["real_page"] = session.choose_real()
+        log("  first use of each real tokenizer: " + ", ".join(
+            f"{name} {step['settled']:.0f} ms" for name, step in result["real_page"].items()))
+        result["real_worker"] = run_in_worker(session.worker, REAL_CODE)
+        result["real_cpython"] = run_cpython(REAL_CODE)
         if args.profile_steps:
             session.quiet(300)
             result["profile"] = run_in_worker(session.worker, PROFILE_CODE, STEPS=args.profile_steps, TOP=15)
@@ -383,6 +411,13 @@ def one_session(browser, url: str, text: str, args, pyodide_dir: Path | None, lo
         return result
     finally:
         session.close()
+
+
+def real_names() -> tuple[str, ...]:
+    sys.path.insert(0, str(ROOT))
+    from bpe import real
+
+    return real.NAMES
 
 
 def pct(steps: list[dict], key: str, q: float) -> float:
@@ -460,6 +495,9 @@ def summarize(runs: list[dict]) -> dict:
 
     panel = [x for run in runs for x in run["panel_cpython"]["forward"] + run["panel_cpython"]["backward"]]
     out["profile"] = runs[0].get("profile")
+    out["real"] = {name: [{"page": run["real_page"][name]["settled"], "worker": run["real_worker"][name],
+                           "cpython": run["real_cpython"][name], "tokens": run["real_cpython"][name]["tokens"]}
+                          for run in runs] for name in runs[0]["real_page"]}
     out["panel_step"] = {"p50": 1000 * med(panel), "p95": 1000 * percentile(panel, 95),
                          "patch_kb": med(x for run in runs for x in run["panel_cpython"]["patch_bytes"]) / 1000,
                          "retrain_kb": med(x for run in runs for x in run["panel_cpython"]["retrain_bytes"]) / 1000}
@@ -564,7 +602,28 @@ def details(s: dict) -> str:
     ]
     parts.append("Training the 100 KB corpus to 1,000 merges, seconds, one column per browser session:\n\n"
                  + fmt_table(rows, ["", *(f"session {i + 1}" for i in range(len(t)))]))
+    parts.append(real_table(s))
     return "\n\n".join(parts)
+
+
+def real_table(s: dict) -> str:
+    """Each real tokenizer's first use in the page, and in the worker and CPython: medians over the sessions."""
+    med = statistics.median
+    rows = []
+    for name, runs in s["real"].items():
+        page = med(run["page"] for run in runs)
+        worker, cpython = ({key: med(run[side][key] for run in runs) for key in ("load", "cold", "warm")}
+                           for side in ("worker", "cpython"))
+        rows.append([f"`{name}`", f"{page:.0f}",
+                     *(f"{1000 * worker[k]:.0f} / {1000 * cpython[k]:.0f}" for k in ("load", "cold", "warm")),
+                     f"{runs[0]['tokens']:,}"])
+    return ("Each real tokenizer's first use, ms (medians over the sessions). Page: from choosing it in the "
+            "comparison menu to its heading shown and the DOM quiet (the table fetched from dist/assets and "
+            "parsed, the encoder's text and the cost-across-languages table encoded). Then, in the page's "
+            "worker / in CPython: the table read and parsed; the seven-language passage (3,223 characters) "
+            "encoded with a cold chunk cache; the same again, warm:\n\n"
+            + fmt_table(rows, ["tokenizer", "page: chosen → shown", "read + parse, worker / CPython",
+                               "7 languages cold", "7 languages warm", "tokens (all 7)"]))
 
 
 def write_doc(targets: str, detail: str, meta: dict, summary: dict) -> str:
