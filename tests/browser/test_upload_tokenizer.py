@@ -73,3 +73,28 @@ def test_a_broken_upload_leaves_the_view_unchanged(app, tmp_path: Path):
     assert page.locator(".bpe-compare").first.inner_text() == before
     assert page.locator(".bpe-caption").first.inner_text() == caption
     assert not app.errors, app.errors
+
+
+HOSTILE = '<img src=x onerror="window.__xss=1">'
+
+
+def test_tokens_holding_html_show_as_text(app, tmp_path: Path):
+    """A file whose merges make markup-like tokens, named like markup too: shown as text, run never."""
+    tokenizer = bpe.train([HOSTILE * 4], bpe.Settings(pretokenizer="none", merges=60, min_frequency=2)).tokenizer
+    hostile = tmp_path / "<img src=x onerror=window.__xss=2>.json"
+    hostile.write_text(to_hf_json(tokenizer), encoding="utf-8")
+    app.open()
+    page = app.page
+    page.locator(".tokenizer-upload input[type=file]").first.set_input_files(str(hostile))
+    expect(page.locator(".bpe-compare .bpe-heading").first).to_have_text(hostile.name)
+    box = page.locator(".encode-input input").first
+    box.fill(HOSTILE)
+    box.press("Enter")
+    chips = page.locator(".bpe-compare .bpe-encoded .bpe-chip")
+    expect(chips.first).to_be_attached()
+    assert "".join(chips.all_text_contents()).replace("␣", " ") == HOSTILE
+    assert len(chips.all_text_contents()) == len(tokenizer.encode(HOSTILE)) < len(HOSTILE)  # merged, markup-like
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.__xss") is None
+    assert page.locator("img[src='x']").count() == 0  # Playwright's locators pierce the shadow roots
+    assert not app.errors, app.errors
