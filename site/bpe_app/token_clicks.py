@@ -70,9 +70,13 @@ class TokenClicks(pn.reactive.ReactiveHTML):
             const [inspector, corpus] = state.panes
             const root = corpus.shadowRoot
             const card = inspector.shadowRoot.querySelector('.bpe-inspector')
-            const id = card && !card.dataset.vocab ? card.dataset.id : null
+            // This tokenizer's token (no data-vocab) or B's ("b"): the rows of the same side only,
+            // since A's and B's ids name different tokens.
+            const vocab = card ? (card.dataset.vocab || '') : null
+            const id = card && (vocab === '' || vocab === 'b') ? card.dataset.id : null
+            const side = vocab === 'b' ? '[data-vocab="b"]' : ':not([data-vocab])'
             let style = root.querySelector('style.bpe-picked')
-            const rule = id === null ? '' : '.bpe-rows .bpe-chip[data-id="' + id + '"] '
+            const rule = id === null ? '' : '.bpe-rows .bpe-chip[data-id="' + id + '"]' + side + ' '
                                             + '{ outline: 3px solid var(--bpe-focus); outline-offset: 1px; }'
             if (!style && !rule) return
             if (!style) { style = document.createElement('style'); style.className = 'bpe-picked'; root.appendChild(style) }

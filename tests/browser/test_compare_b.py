@@ -5,11 +5,11 @@ import dataclasses
 
 import bpe
 from bpe import difference
-from bpe.presets import PRESETS
+from bpe.presets import EXPLAINER_WORDS, PRESETS
 from playwright.sync_api import expect
 
 from bpe_app.state import DEFAULT_PRESET
-from conftest import open_site
+from conftest import DEEP_HELPERS, open_site
 from test_accessibility import violations
 
 EXPLAINER = PRESETS["explainer"]
@@ -104,3 +104,26 @@ def test_b_on_a_phone_in_the_dark(browser, site_url):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert violations(page) == []
     context.close()
+
+
+def test_bs_tokens_open_as_bs_and_outline_bs_rows(app):
+    """Id 14 is A's "al" and B's "lk" (round 1 makes both): a click on B's chip inspects B's token and
+    outlines B's chips alone."""
+    app.page.add_init_script(DEEP_HELPERS)
+    app.url += "?b=1&round=1"
+    app.open()
+    page = app.page
+    chip = page.locator('.bpe-aligned .bpe-chip[data-vocab="b"][data-id="14"]').first
+    expect(chip).to_have_text("lk")
+    chip.click()
+    card = page.locator(".bpe-inspector").first
+    expect(card).to_contain_text("B's id 14")
+    expect(card).to_contain_text("Made in round 1")
+    page.wait_for_function("""() => window.bpeDeepAll('.bpe-rows .bpe-chip').some((c) =>
+        getComputedStyle(c).outlineWidth === '3px')""")
+    outlined = page.evaluate("""() => window.bpeDeepAll('.bpe-rows .bpe-chip')
+        .filter((c) => getComputedStyle(c).outlineStyle === 'solid' && getComputedStyle(c).outlineWidth === '3px')
+        .map((c) => [c.dataset.vocab || '', c.textContent])""")
+    words_with_lk = [word for word, _ in EXPLAINER_WORDS if "lk" in word]  # each distinct word is one row
+    assert len(outlined) == len(words_with_lk) and {tuple(pair) for pair in outlined} == {("b", "lk")}, outlined
+    assert not app.errors, app.errors
