@@ -210,3 +210,13 @@ def test_counting_a_tokenizer_adds_it_to_the_encoders_counts(explainer):
     page = comparison_html(explainer.training, 2, "walking", "", None, explainer.training_b, explainer.counted,
                            explainer.loaded)
     assert "Token counts" in page and "Codex&#x27;s p50k_base" in page and "of text-davinci-003" in page
+
+
+def test_b_learning_more_rounds_than_a_says_where_they_are():
+    state = AppState(preset="course")  # A: min count 1, 2 merges
+    state.compare_b = True
+    state.param.update(b_min_frequency=1, b_budget_size=4)  # B: 4 merges asked, 3 possible on aaa | aba
+    extra = state.rounds_b - state.rounds
+    assert extra > 0
+    page = text_of(difference_html(state.training, state.training_b, state.rounds))
+    assert f"B learns {extra} more round" in page and f"its last round, {state.rounds}" in page

@@ -49,6 +49,11 @@ def difference_html(a: bpe.Training, b: bpe.Training | None, rounds: int) -> str
     else:
         parts.append(f'<div class="bpe-first-difference">A and B take the same pairs at all '
                      f"{plural(len(a.merges), 'round')}.</div>")
+    if len(b.merges) > len(a.merges):
+        extra = len(b.merges) - len(a.merges)
+        parts.append(f'<div class="bpe-note">B learns {plural(extra, "more round")} than A ({len(b.merges):,} in all): '
+                     f"the slider follows A, so they show here, in the aligned lists, and A's views stay at its "
+                     f"last round, {len(a.merges):,}.</div>")
     parts.append(aligned_html(a, b, rounds, set(differing)))
     return f'<div class="bpe-difference">{"".join(parts)}</div>'
 
