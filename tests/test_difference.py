@@ -2,7 +2,7 @@
 import dataclasses
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given, settings as hsettings
 
 import bpe
 from bpe import difference

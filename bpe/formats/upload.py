@@ -10,6 +10,7 @@ Anything else, or a tokenizer bpe cannot express (another pattern, a normalizer,
 is refused with FormatError, whose message says why.
 
 >>> import bpe
+>>> from bpe.formats import to_hf_json
 >>> t = bpe.train(["low lower lowest"] * 3, bpe.Settings(pretokenizer="words", merges=4))
 >>> read(to_hf_json(t.tokenizer).encode(), "tokenizer.json").saved.tokenizer.merges == t.tokenizer.merges
 True
@@ -26,7 +27,7 @@ import zlib
 
 from .. import textio
 from .common import FormatError, Imported
-from .hf import from_hf, to_hf_json  # noqa: F401 (to_hf_json: the doctest's)
+from .hf import from_hf
 from .tiktoken import ARGS_FILE, RANKS_FILE, from_tiktoken
 
 #: The largest tokenizer file read: o200k_base's tokenizer.json is about 7 MB.

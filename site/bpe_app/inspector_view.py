@@ -102,7 +102,7 @@ def token_html(training: bpe.Training, rounds: int, token_id: int, vocab_name: s
         born = (f'<div class="bpe-note">Made in <b>round {merge.rank + 1}</b> from {chip(merge.left)} + '
                 f"{chip(merge.right)}: its pair was counted {plural(merge.count, 'time')}{ties}, and "
                 f"{plural(merge.replacements, 'place')} became {chip(token_id)}.</div>")
-        tree = (f'<div class="bpe-heading">Merge tree</div>'
+        tree = ('<div class="bpe-heading">Merge tree</div>'
                 + tree_html(merge_tree(tokenizer.parents, token_id), chip,
                             lambda node: _round_label(node.id - tokenizer.first_merge_id, rounds)))
     return "".join(_head(chip(token_id), token, what) + [born, _now_html(training, rounds, token_id), tree])
