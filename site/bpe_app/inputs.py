@@ -48,9 +48,13 @@ def b_inputs(name: str, budget_size: int = DEFAULT_BUDGET_SIZE) -> dict:
     >>> b_inputs("explainer")["b_tie"], b_inputs("explainer")["b_alphabet"]
     ('largest-text', 'chars')
     """
-    inputs = preset_inputs(name, budget_size)
-    inputs.update(PRESETS[name].contrast)  # alphabet, pretokenizer, tie, specials or min_frequency
-    return {B + setting: inputs[setting] for setting in SETTING_INPUTS}
+    return as_b(name, preset_inputs(name, budget_size))
+
+
+def as_b(name: str, inputs: dict) -> dict:
+    """A's setting inputs (any dict holding them) as B's, changed as preset `name` suggests comparing."""
+    changed = {**inputs, **PRESETS[name].contrast}  # alphabet, pretokenizer, tie, specials or min_frequency
+    return {B + setting: changed[setting] for setting in SETTING_INPUTS}
 
 
 def training_settings(alphabet: str, pretokenizer: str, tie: str, specials: str, min_frequency: int, budget: str,

@@ -28,8 +28,8 @@ from bpe.vocabulary import COLUMNS
 
 from . import real_tokenizers
 from .documents import SPLITS, InputError, decode_upload, documents_of
-from .inputs import (B, B_INPUTS, BUDGETS, DEFAULT_BUDGET_SIZE, SETTING_INPUTS, b_inputs, early_stop_note, preset_inputs,
-                     sentence, training_settings)
+from .inputs import (B, B_INPUTS, BUDGETS, DEFAULT_BUDGET_SIZE, SETTING_INPUTS, as_b, b_inputs, early_stop_note,
+                     preset_inputs, sentence, training_settings)
 
 #: Seconds a training runs between two looks at the page's events (see `AppState.schedule`).
 SLICE = 0.1
@@ -173,9 +173,7 @@ class AppState(param.Parameterized):
 
     def b_from_a(self) -> dict:
         """B's inputs as A's are now, changed as the preset suggests."""
-        current = {name: getattr(self, name) for name in SETTING_INPUTS}
-        current.update(PRESETS[self.preset].contrast)
-        return {B + name: value for name, value in current.items()}
+        return as_b(self.preset, {name: getattr(self, name) for name in SETTING_INPUTS})
 
     @property
     def edited(self) -> bool:
