@@ -5,6 +5,7 @@ B's chips carry `data-vocab="b"`, so that a click inspects B's token, not A's wi
 """
 from __future__ import annotations
 
+import functools
 import html
 
 import panel as pn
@@ -35,7 +36,7 @@ def difference_html(a: bpe.Training, b: bpe.Training | None, rounds: int) -> str
     """What differs between A and B, and the two merge lists aligned near the selected round ("" with no B)."""
     if b is None:
         return ""
-    differing = difference.differing_rounds(a, b)
+    differing = _differing(a, b)
     settings = difference.setting_differences(a.settings, b.settings)
     changed = ("; ".join(settings) if settings else "none: B is a copy of A") + "."
     parts = ['<h2 style="margin:0; font-size:1.17em">A and B</h2>',
@@ -56,6 +57,13 @@ def difference_html(a: bpe.Training, b: bpe.Training | None, rounds: int) -> str
                      f"last round, {len(a.merges):,}.</div>")
     parts.append(aligned_html(a, b, rounds, set(differing)))
     return f'<div class="bpe-difference">{"".join(parts)}</div>'
+
+
+@functools.lru_cache(maxsize=4)
+def _differing(a: bpe.Training, b: bpe.Training) -> list[int]:
+    """The rounds that differ, kept per pair: every scrub step redraws this pane, and the pair is
+    compared over all its rounds."""
+    return difference.differing_rounds(a, b)
 
 
 def aligned_html(a: bpe.Training, b: bpe.Training, rounds: int, differing: set[int]) -> str:
