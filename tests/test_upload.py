@@ -11,6 +11,7 @@ import pytest
 import bpe
 from bpe.formats import FormatError, to_hf_json, upload
 from bpe.formats import tiktoken as tiktoken_format
+from bpe import real
 from bpe.presets import PRESETS
 from bpe.real.imported import ImportedEncoding
 
@@ -107,3 +108,10 @@ def test_the_merge_tree_is_the_files_merges(tokenizer):
         left, right = encoding.parents(token_id)
         assert encoding.tokens[left] + encoding.tokens[right] == encoding.tokens[token_id]
     assert encoding.parents(97) == () and encoding.n_vocab == len(tokenizer.vocab)
+
+
+def test_a_lone_surrogate_is_replaced_as_the_real_tokenizers_replace_it(tokenizer):
+    """UTF-8 cannot hold one: like tiktoken and bpe.real, the file's encoder reads it as U+FFFD."""
+    encoding = encoding_of(to_hf_json(tokenizer).encode(), "t.json")
+    assert encoding.encode_ordinary("a\ud800b") == tokenizer.encode("a\ufffdb")
+    assert real.load("cl100k_base").encode_ordinary("a\ud800b") == real.load("cl100k_base").encode_ordinary("a\ufffdb")

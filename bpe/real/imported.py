@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..formats.splits import WHOLE, exported_pattern
 from ..tokenizer import Tokenizer
-from .encoding import Encoding
+from .encoding import Encoding, _clean
 
 
 class ImportedEncoding(Encoding):
@@ -28,10 +28,11 @@ class ImportedEncoding(Encoding):
         self.first_merge_id = tokenizer.first_merge_id
 
     def split(self, text: str) -> list[str]:
-        return self.tokenizer.split(text)
+        return self.tokenizer.split(_clean(text))
 
     def encode_ordinary(self, text: str) -> list[int]:
-        return self.tokenizer.encode(text)
+        """bpe's ids; a lone surrogate becomes U+FFFD first, as in every real tokenizer here."""
+        return self.tokenizer.encode(_clean(text))
 
     def parents(self, token_id: int) -> tuple[int, ...]:
         """The two tokens the merge that made `token_id` joined (none for a byte or a special)."""

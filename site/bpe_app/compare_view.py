@@ -38,11 +38,7 @@ def compare_html(training: bpe.Training, rounds: int, text: str, name: str, refe
     shown, rows = "", side_rows(training, rounds, text, training_b)
     if name:
         label = getattr(reference, "label", "") or LABELS[name]  # an uploaded file goes by its name
-        try:
-            ids = reference.encode_ordinary(text)
-        except ValueError:  # a lone surrogate, which bpe's own tokenizer cannot encode as UTF-8
-            return (f'<div class="bpe-compare"><div class="bpe-heading">{html.escape(label)}</div>'
-                    '<div class="bpe-note">The text holds a lone surrogate, which UTF-8 cannot encode.</div></div>')
+        ids = reference.encode_ordinary(text)
         chips = grouped_chips([token_chip(i, reference.tokens[i], vocab=name) for i in ids],
                               [reference.tokens[i] for i in ids])
         rows.append(real_row(reference, len(ids), label))
