@@ -79,20 +79,9 @@ def chart_svg(training: bpe.Training, rounds: int, training_b: bpe.Training | No
 
     B's lines, if there is a B, are drawn dashed on the same axes."""
     tokens = training.tokens
-    vocab = [training.vocab_size(k) for k in range(len(tokens))]
-    both = [tokens] + ([training_b.tokens] if training_b is not None else [])
-    vocabs = [vocab] + ([[training_b.vocab_size(k) for k in range(len(training_b.tokens))]] if training_b else [])
-    scales = _Scales(max(max(len(t) for t in both) - 1, 1), max(max(t[0] for t in both), 1),
-                     min(v[0] for v in vocabs), max(max(v[-1] for v in vocabs), min(v[0] for v in vocabs) + 1))
-    b_parts, legend = [], ""
-    if training_b is not None:
-        b_rounds = min(rounds, len(training_b.merges))
-        b_parts = [*_lines(scales, both[1], vocabs[1], dashed=True),
-                   f'<g class="bpe-b-marker"><circle cx="{scales.x(b_rounds):.1f}" cy="{scales.y_tokens(both[1][b_rounds]):.1f}" '
-                   f'r="4" fill="none" stroke="{TOKENS_COLOUR}" stroke-width="2"/></g>']
-        legend = (f'<div class="bpe-note bpe-legend">A solid, B dashed (its round marked by a ring): B has '
-                  f"{both[1][b_rounds]:,} tokens and a vocabulary of {vocabs[1][b_rounds]:,} at round {b_rounds}.</div>")
-
+    vocab = _vocab_sizes(training)
+    scales = _scales([training] + ([training_b] if training_b is not None else []))
+    b_parts, legend = _b_parts(scales, training_b, rounds) if training_b is not None else ([], "")
     # In a box of its own that scrolls sideways when the window is narrower than the chart can be
     # drawn legibly (.bpe-chart's min-width), so the page itself never does.
     return "".join(['<div class="bpe-chart-box" tabindex="0" role="group" aria-label="chart">',
@@ -102,6 +91,28 @@ def chart_svg(training: bpe.Training, rounds: int, training_b: bpe.Training | No
                     f'aria-label="corpus length and vocabulary size by round; click a round to go to it">',
                     *_axes(scales), *_lines(scales, tokens, vocab), *b_parts, _marker(scales, tokens, vocab, rounds),
                     "</svg></div>", legend])
+
+
+def _vocab_sizes(training: bpe.Training) -> list[int]:
+    return [training.vocab_size(k) for k in range(len(training.tokens))]
+
+
+def _scales(trainings: list[bpe.Training]) -> _Scales:
+    """Axes that hold every training's lines (A's, and B's when there is one)."""
+    vocabs = [_vocab_sizes(t) for t in trainings]
+    low = min(v[0] for v in vocabs)
+    return _Scales(max(max(len(t.merges) for t in trainings), 1), max(max(t.tokens[0] for t in trainings), 1),
+                   low, max(max(v[-1] for v in vocabs), low + 1))
+
+
+def _b_parts(scales: _Scales, training_b: bpe.Training, rounds: int) -> tuple[list[str], str]:
+    """B's dashed lines and a ring at its round, and the legend that says which is which."""
+    tokens, vocab, k = training_b.tokens, _vocab_sizes(training_b), min(rounds, len(training_b.merges))
+    ring = (f'<g class="bpe-b-marker"><circle cx="{scales.x(k):.1f}" cy="{scales.y_tokens(tokens[k]):.1f}" '
+            f'r="4" fill="none" stroke="{TOKENS_COLOUR}" stroke-width="2"/></g>')
+    legend = (f'<div class="bpe-note bpe-legend">A solid, B dashed (its round marked by a ring): B has '
+              f"{tokens[k]:,} tokens and a vocabulary of {vocab[k]:,} at round {k}.</div>")
+    return [*_lines(scales, tokens, vocab, dashed=True), ring], legend
 
 
 def _hover_points(tokens: list[int]) -> str:
