@@ -66,7 +66,7 @@ def counts_table(rows: list[tuple], characters: int) -> str:
                      else '<td class="bpe-num">–</td>')
         body.append(f'<tr><td>{html.escape(label)}</td><td class="bpe-num">{count}</td>'
                     f'<td class="bpe-num">{per_token}</td><td class="bpe-num">{vocabulary:,}</td>{share}</tr>')
-    window_head = "<th>share of the model's context window</th>" if windows else ""
+    window_head = "<th>context window used</th>" if windows else ""
     return ('<table class="bpe-counts"><thead><tr><th>tokenizer</th><th>tokens</th><th>characters per token</th>'
             f'<th>vocabulary</th>{window_head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
 
