@@ -8,6 +8,7 @@ import panel as pn
 from bpe.options import ALPHABET, BUDGET, DOCUMENTS, MIN_FREQUENCY, PRETOKENIZER, SPECIALS, TIE, Option
 from bpe.presets import PRESETS
 
+from .corpus_editor import CorpusEditor
 from .documents import MAX_CORPUS_BYTES, megabytes
 from .inputs import preset_inputs
 from .state import TRAINING_INPUTS
@@ -152,11 +153,7 @@ class SettingsView(pn.viewable.Viewer):
             preset_menu(state),
             html_pane(pn.bind(preset_description, p.preset, edited, p.upload_name, p.corpus_text), margin=(0, 10)),
             reload,
-            widgets.TextAreaInput.from_param(
-                p.corpus_text, name="Corpus", css_classes=["corpus-input"], height=150,
-                max_length=4 * MAX_CORPUS_BYTES, sizing_mode="stretch_width",
-                description=f"Edit freely, then click outside the box to retrain. At most {megabytes(MAX_CORPUS_BYTES)}.",
-            ),
+            CorpusEditor(state),
             widgets.Select.from_param(p.split, name="Documents", description=help_text(DOCUMENTS),
                                       sizing_mode="stretch_width"),
             html_pane(f'<div class="bpe-note">Or upload a UTF-8 text file (at most {megabytes(MAX_CORPUS_BYTES)}):</div>',

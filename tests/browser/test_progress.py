@@ -27,11 +27,16 @@ def page(browser, site_url):
     context.add_init_script(DEEP_HELPERS)
     page = context.new_page()
     open_site(page, site_url)
+    ask_for_many_merges(page)
+    yield page
+    context.close()
+
+
+def ask_for_many_merges(page) -> None:
+    """The explainer's settings with MERGES merges (it stops after 15, so this trains at once)."""
     page.get_by_label("how many", exact=True).fill(str(MERGES))
     page.get_by_label("how many", exact=True).press("Enter")
     expect(page.locator(".bpe-caption").first).to_contain_text("Training stopped after 15 merges")
-    yield page
-    context.close()
 
 
 def start_big_training(page, seed: int) -> None:
@@ -60,3 +65,20 @@ def test_a_newer_choice_stops_a_running_training(page):
     caption = page.locator(".bpe-caption").first.inner_text()
     assert "of 2" in caption and f"of {MERGES}" not in caption
     page.wait_for_function("() => window.bpeText('[role=status]') === ''")
+
+
+def test_a_long_upload_waits_outside_the_text_box_until_asked(page):
+    """1.2 MB in the text box would cost the browser seconds of layout: it is trained on, and shown
+    in the box only when the person asks."""
+    page.locator(".preset-select select").first.select_option("explainer")
+    ask_for_many_merges(page)
+    start_big_training(page, 3)
+    box = page.locator(".corpus-input textarea").first
+    expect(box).to_be_hidden()
+    expect(page.locator(".corpus-long").first).to_contain_text(
+        f"{len(big_corpus(3).decode()):,} characters: the editor shows at most 100,000 unless asked")
+    page.locator(".corpus-show button").first.click()
+    expect(box).to_be_visible()
+    assert box.input_value() == big_corpus(3).decode()
+    page.locator(".cancel-training button").first.click()
+    expect(page.locator(".bpe-message").first).to_contain_text("Training cancelled")
