@@ -43,7 +43,14 @@ STYLESHEET = """
 .bpe-corpus-summary { margin: 0 0 6px; color: var(--bpe-muted); }
 .bpe-corpus-summary b { color: var(--bpe-ink); }
 .bpe-rows { max-height: 360px; overflow-y: auto; border: 1px solid var(--bpe-line); border-radius: 6px; padding: 4px 6px; }
-.bpe-row { display: flex; flex-wrap: wrap; align-items: center; padding: 3px 0; border-bottom: 1px solid var(--bpe-rule); }
+.bpe-row { display: flex; flex-wrap: wrap; align-items: center; padding: 3px; border-bottom: 1px solid var(--bpe-rule); }
+/* Only what is in view is laid out and painted: a row outside the corpus box's view, or a
+   scrolling pane outside the window, is skipped and keeps its last size meanwhile (a 2 MB
+   corpus shows 100 rows, of which a dozen fit). Skipping contains paint to the padding box,
+   so a row's padding leaves room for the outline of a new or focused chip. */
+.bpe-rows > .bpe-row, .bpe-rows > .bpe-pair, .bpe-scroll { content-visibility: auto; contain-intrinsic-size: auto 28px; }
+.bpe-rows > .bpe-pair { contain-intrinsic-size: auto 56px; }
+.bpe-scroll { contain-intrinsic-size: auto 330px; }
 .bpe-row:last-child { border-bottom: none; }
 .bpe-repeat { margin-left: 8px; padding: 0 6px; border-radius: 10px; background: var(--bpe-rule); color: var(--bpe-muted); font-size: 12px; }
 .bpe-more { color: var(--bpe-muted); font-size: 12px; margin-left: 6px; }
@@ -131,7 +138,7 @@ table.bpe-vocab { border-collapse: collapse; width: 100%; font-size: 13px; }
 .bpe-vocab tr.bpe-vrow:hover td { background: var(--bpe-subtle); }
 .bpe-hexcol { font: 12px ui-monospace, monospace; color: var(--bpe-muted); }
 /* A and B: each document's two rows together, each labelled; the rounds where they differ marked. */
-.bpe-pair { border-bottom: 1px solid var(--bpe-line); padding: 2px 0; }
+.bpe-pair { border-bottom: 1px solid var(--bpe-line); padding: 2px 3px; }
 .bpe-pair:last-child { border-bottom: none; }
 .bpe-pair .bpe-row { border-bottom: none; padding: 1px 0; }
 .bpe-side { display: inline-block; min-width: 1.4em; margin-right: 4px; font: 600 11px ui-monospace, monospace;
