@@ -27,11 +27,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import resource
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -123,22 +128,42 @@ def vocabulary_steps(session: si.Session, keys: int) -> tuple[list[dict], list[d
     return typed, sorts
 
 
-def big_corpus(session: si.Session, size: int, merges: int) -> dict:
+def big_text(size: int) -> str:
+    """The first `size` bytes of Python's documentation sources, cut at a character."""
     si.fetch_sources()
     text = "\n\n".join(path.read_text(encoding="utf-8") for path in sorted(si.SOURCES.rglob("*.rst.txt")))
-    text = text.encode("utf-8")[:size].decode("utf-8", "ignore")
+    return text.encode("utf-8")[:size].decode("utf-8", "ignore")
+
+
+def big_corpus(session: si.Session, path: Path, merges: int) -> dict:
+    """Upload `path` as the corpus, as a file chooser does (Chromium reads the file itself: a buffer
+    handed to Playwright would be decoded by its own script in the page, a 0.4 s task of its own)."""
     si.MERGES = merges
     session.configure()
     upload = session.page.locator("input[type=file]").first
-    file = {"name": "python-docs.txt", "mimeType": "text/plain", "buffer": text.encode("utf-8")}
     def choose() -> None:  # no key or mouse event starts it: the step's start is set by hand
         session.page.evaluate("() => { window.bpeBench.input = performance.now(); }")
-        upload.set_input_files(files=[file])
+        upload.set_input_files(str(path))
 
     timing = session.step(".bpe-caption", choose,
                           wanted=rf"Round \d+ of {merges}:", quiet=si.TRAIN_QUIET_MS)
     assert session.rounds()[1] == merges, session.caption()
     return timing
+
+
+def command_line_train(path: Path, merges: int, runs: int = 3) -> list[tuple[float, float]]:
+    """(wall, CPU) seconds of `python3 -m bpe train` on `path` with the page's settings, each a fresh process."""
+    command = [sys.executable, "-m", "bpe", "train", str(path), "--documents", "line", "--alphabet", "bytes",
+               "--pretokenizer", "kinds", "--tie", "smallest", "--specials", "none", "--min-frequency", "2",
+               "--merges", str(merges), "--out", os.devnull]
+    out = []
+    for _ in range(runs):
+        before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True, cwd=si.ROOT)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out.append((time.perf_counter() - start,
+                    after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime))
+    return out
 
 
 def summary(steps: list[dict]) -> str:
@@ -181,11 +206,26 @@ def main() -> int:
                 page = session.page
                 page.locator(".vocab-source select").first.select_option(label="this tokenizer, at the selected round")
                 page.evaluate(LONG_TASKS)
-                trained = big_corpus(session, args.big_bytes, args.merges)
-                rows.append((f"{args.big_bytes / 1e6:.2f} MB, {args.merges:,} merges: training shown after", f"{trained['dom'] / 1000:.1f} s"))
+                text = big_text(args.big_bytes)
+                big = served.parent / "python-docs.txt"
+                big.write_text(text, encoding="utf-8")
+                trained = big_corpus(session, big, args.merges)
+                shown = trained["dom"] / 1000
+                cli = command_line_train(big, args.merges)
+                cli_wall = statistics.median(wall for wall, _ in cli)
+                rows.append((f"{args.big_bytes / 1e6:.2f} MB, {args.merges:,} merges: upload → training shown, "
+                             "÷ `python3 -m bpe train` on the same file (wall, median of 3)",
+                             f"{shown:.1f} s ÷ {cli_wall:.2f} s = {shown / cli_wall:.2f}× "
+                             f"(the command's CPU {statistics.median(cpu for _, cpu in cli):.2f} s)"))
                 tasks = page.evaluate("() => window.bpeLongTasks.splice(0)")
                 rows.append(("main-thread tasks over 50 ms while it trained and was shown: longest, total",
                              f"{max(tasks, default=0):.0f} ms, {sum(tasks):.0f} ms ({len(tasks)} tasks)"))
+                code = si.TRAIN_CODE
+                values = dict(TEXT=text, SPLIT="each line", MERGES=args.merges, REPS=2)
+                worker = min(si.run_in_worker(session.worker, code, **values)["seconds"])
+                cpython = min(si.run_cpython(code, **values)["seconds"])
+                rows.append((f"`bpe.train` alone on the same corpus, the page's worker ÷ CPython (best of 2, wall)",
+                             f"{worker:.2f} s ÷ {cpython:.2f} s = {worker / cpython:.2f}×"))
                 keys = si.back_and_forth(0, args.merges, args.clicks)
                 session.jump_home()
                 scrub = session.scrub(keys)
