@@ -17,9 +17,11 @@ first DOM change that shows the result, and to the next painted frame):
    same queries and sorts (best of 5 each; CPU time in CPython, wall time in the worker, whose
    `process_time` does not advance).
 4. Unless --no-big: the first --big-bytes of Python's documentation sources (as site_interaction
-   uses), uploaded as a file, bytes + kinds, each line a document, --merges merges (with Chrome's
-   long tasks over 50 ms recorded meanwhile); --clicks scrub steps (→ from round 0); then --clicks
-   clicks alternating between chips of the corpus rows and of the merge list near the last round.
+   uses), uploaded as a file (by path, as a file chooser gives it), bytes + kinds, each line a
+   document, --merges merges (with Chrome's long tasks over 50 ms recorded meanwhile), beside
+   `python3 -m bpe train` on the same file (wall, median of 3) and beside `bpe.train` alone in the
+   page's worker and in CPython; --clicks scrub steps (→ from round 0); then --clicks clicks
+   alternating between chips of the corpus rows and of the merge list near the last round.
 
 Prints a Markdown table with the machine's CPU and load.
 """
