@@ -71,6 +71,7 @@ def test_a_long_upload_waits_outside_the_text_box_until_asked(page):
     """1.2 MB in the text box would cost the browser seconds of layout: it is trained on, and shown
     in the box only when the person asks."""
     page.locator(".preset-select select").first.select_option("explainer")
+    expect(page.locator(".bpe-caption").first).to_contain_text("of 10:")  # loaded, before its budget is changed
     ask_for_many_merges(page)
     start_big_training(page, 3)
     box = page.locator(".corpus-input textarea").first
