@@ -35,6 +35,23 @@ def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
 
+def test_b_settings_are_made_when_b_is_first_on_and_then_kept():
+    state = AppState(preset="explainer")
+    view = b_settings_view.BSettingsView(state)
+    assert view.body.objects == [] and not view.body.visible
+    state.compare_with_b(True)
+    assert view.body.visible
+    names = [getattr(widget, "name", "") for widget in view.body.objects]
+    assert "B's tie rule" in names and "↺ B from A, as the preset suggests" in names
+    made = list(view.body.objects)
+    state.compare_with_b(False)
+    state.compare_with_b(True)
+    assert view.body.objects == made  # made once
+    linked = AppState(preset="explainer")
+    linked.compare_b = True  # as a share link sets it, before the view exists
+    assert b_settings_view.BSettingsView(linked).body.objects
+
+
 def test_no_b_until_asked():
     state = AppState(preset="explainer")
     assert state.training_b is None and state.rounds_b == 0
