@@ -67,14 +67,15 @@ class CorpusEditor(pn.viewable.Viewer):
     def _sync(self) -> None:
         text = self._state.corpus_text
         hidden = len(text) > EDITOR_CHARS and not self._asked
+        in_box = "" if hidden else text
         self._syncing = True
         try:
             with pn.io.hold():
                 self.note.object = f'<div class="bpe-note">{editor_note(len(text))}</div>' if hidden else ""
                 self.note.visible = self.show.visible = hidden
                 self.box.visible = not hidden
-                if self.box.value != ("" if hidden else text):
-                    self.box.value = "" if hidden else text
+                if self.box.value != in_box:  # 2 MB is not sent to the browser again for nothing
+                    self.box.value = in_box
         finally:
             self._syncing = False
 
