@@ -12,12 +12,12 @@ True
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Iterable
 
 from .errors import lone_surrogate
 from .options import ALPHABET
+from .record import Record
 
 #: Stands for a character outside a `chars` alphabet; no merge ever involves it.
 UNKNOWN = chr(0x10FFFF)
@@ -33,8 +33,7 @@ class _Ids(dict):
         return UNKNOWN
 
 
-@dataclasses.dataclass(frozen=True)
-class Alphabet:
+class Alphabet(Record):
     kind: str  # an `options.ALPHABET` name: "bytes" or "chars"
     chars: str = ""  # the `chars` alphabet, in code-point order
 

@@ -3,11 +3,11 @@
 Merges are compared by their text, not their ids: a bytes and a chars alphabet, or a set of
 special tokens, give the same pair different ids.
 
->>> import bpe, dataclasses
+>>> import bpe
 >>> from bpe.presets import PRESETS
 >>> explainer = PRESETS["explainer"]
 >>> a = bpe.train(explainer.documents, explainer.settings)
->>> b = bpe.train(explainer.documents, dataclasses.replace(explainer.settings, tie="largest-text"))
+>>> b = bpe.train(explainer.documents, explainer.settings.replace(tie="largest-text"))
 >>> differing_rounds(a, b)
 [1, 2, 4, 5, 6]
 >>> first_difference(a, b)
@@ -16,8 +16,6 @@ special tokens, give the same pair different ids.
 ['tie rule: smallest (A), largest-text (B)']
 """
 from __future__ import annotations
-
-import dataclasses
 
 from .merge import Merge
 from .options import OPTIONS, TIE
@@ -90,8 +88,7 @@ def explain(a: Training, b: Training, round: int) -> str:
 def setting_differences(a: Settings, b: Settings, fields: tuple[str, ...] | None = None) -> list[str]:
     """Each setting that differs, as 'tie rule: smallest (A), largest-text (B)' (`fields`: only those)."""
     out = []
-    for field in dataclasses.fields(Settings):
-        name = field.name
+    for name in Settings.fields:
         if (fields is None or name in fields) and getattr(a, name) != getattr(b, name):
             label = OPTIONS[name].label if name in OPTIONS else name.replace("_", " ")
             out.append(f"{label}: {_value(getattr(a, name))} (A), {_value(getattr(b, name))} (B)")

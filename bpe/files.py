@@ -11,7 +11,6 @@ its counts, and a hash of the training corpus.
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import operator
@@ -20,6 +19,7 @@ from itertools import chain
 from .alphabet import Alphabet
 from .errors import UserInputError
 from .merge import Merge
+from .record import Record
 from .settings import Settings, SettingsError
 from .tokenizer import Tokenizer, base_vocab, render
 
@@ -38,8 +38,7 @@ class TokenizerFileError(UserInputError):
     """A tokenizer file that cannot be read; the message names the field that is wrong."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Saved:
+class Saved(Record):
     settings: Settings
     alphabet: Alphabet
     merges: list[Merge]

@@ -8,8 +8,9 @@ a tuple is built several times faster than a frozen dataclass.
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import NamedTuple
+
+from .record import Record
 
 
 class Merge(NamedTuple):
@@ -22,8 +23,7 @@ class Merge(NamedTuple):
     ties: int  # how many pairs shared the top count, the winner included
 
 
-@dataclasses.dataclass(frozen=True)
-class Result:
+class Result(Record):
     """What a trainer returns: the merges and why it stopped."""
 
     merges: list[Merge]

@@ -17,15 +17,14 @@ bpe.errors.SettingsError: --tie must be one of smallest, largest-text, not 'rand
 """
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 
 from . import documents, patterns
 from .errors import SettingsError
+from .record import Record
 
 
-@dataclasses.dataclass(frozen=True)
-class Value:
+class Value(Record):
     """One value of an option."""
 
     name: str  # as files, links and the command line write it
@@ -39,8 +38,7 @@ class Value:
         return self.link or self.name
 
 
-@dataclasses.dataclass(frozen=True)
-class Option:
+class Option(Record):
     """An option of `Settings`: its field, how each front end names it, and its values."""
 
     field: str
@@ -80,7 +78,6 @@ class Option:
 
 # --------------------------------------------------------------------------- alphabets
 
-@dataclasses.dataclass(frozen=True)
 class AlphabetKind(Value):
     byte_level: bool = True  # ids 0-255 are bytes; otherwise the corpus's characters
 
@@ -95,13 +92,12 @@ ALPHABET = Option("alphabet", "alphabet", "What the base ids are.", (
 
 # --------------------------------------------------------------------------- pre-tokenizers
 
-@dataclasses.dataclass(frozen=True)
 class Pretokenizer(Value):
     #: The split pattern in Python's `re` (True: with classes above U+FFFF); None keeps a document whole.
     pattern: Callable[[bool], str] | None = None
     #: A BMP stand-in by general category for a character above U+FFFF, which every class and
     #: literal of the pattern treats as the character itself (see `pretokenize.py`).
-    stand_ins: dict = dataclasses.field(default_factory=dict)
+    stand_ins: dict = {}  # shared by those without, and never changed
     #: The pattern starts with `\s+|`, so a space between two other characters is always a chunk
     #: of its own: counting can tally those with `str.count` instead of matching each one.
     lone_spaces: bool = False
@@ -130,7 +126,6 @@ def descending(text: bytes) -> tuple[int, ...]:
     return (*(255 - value for value in text), 256)
 
 
-@dataclasses.dataclass(frozen=True)
 class TieRule(Value):
     """Among pairs with the top count, the one with the smallest key wins.
 
@@ -162,7 +157,6 @@ TIE = Option("tie", "tie rule", "Which pair wins when several share the top coun
 
 # --------------------------------------------------------------------------- specials
 
-@dataclasses.dataclass(frozen=True)
 class SpecialSet(Value):
     tokens: tuple[str, ...] = ()  # reserved right after the base alphabet, in id order
     needs: str = ""  # the alphabet they need ("" for any)
@@ -191,7 +185,6 @@ OPTIONS: dict[str, Option] = {option.field: option for option in
 
 # --------------------------------------------------------------------------- documents and formats
 
-@dataclasses.dataclass(frozen=True)
 class DocumentSplit(Value):
     split: Callable[[str], list[str]] = None  # a text's documents (`documents.py` states the rule)
 
@@ -206,7 +199,6 @@ DOCUMENTS = Option("documents", "documents", "Documents are barriers: merges nev
 ))
 
 
-@dataclasses.dataclass(frozen=True)
 class Budget(Value):
     field: str = ""  # the Settings field its number goes to ("" for none)
     counts_base: bool = False  # its number counts the base vocabulary too
@@ -222,7 +214,6 @@ BUDGET = Option("budget", "budget", "How much to learn: a number of merges, a vo
 ))
 
 
-@dataclasses.dataclass(frozen=True)
 class Format(Value):
     """Another library's tokenizer file. `module()` gives its module (`formats/NAME.py`), which has
     `export(tokenizer, path, name)` and `load(path, pretokenizer)` for the command line, and

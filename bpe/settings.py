@@ -12,10 +12,9 @@ The options and their values are `options.py`'s; a Settings holds each value's n
 """
 from __future__ import annotations
 
-import dataclasses
-
 from .errors import SettingsError
 from .options import ALPHABET, PRETOKENIZER, SPECIALS as SPECIAL_SETS, TIE, AlphabetKind, SpecialSet, TieRule
+from .record import Record
 
 __all__ = ["ALPHABETS", "MAX_VOCAB", "SPECIALS", "TIES", "Settings", "SettingsError"]
 
@@ -27,8 +26,7 @@ SPECIALS = {value.name: value.tokens for value in SPECIAL_SETS}
 MAX_VOCAB = 0x10FFFF
 
 
-@dataclasses.dataclass(frozen=True)
-class Settings:
+class Settings(Record):
     """How to train. `merges` and `vocab_size` are two ways to give the budget (an upper bound)."""
 
     alphabet: str = "bytes"
@@ -89,7 +87,4 @@ class Settings:
         return MAX_VOCAB - base_size
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    def replace(self, **changes) -> "Settings":
-        return dataclasses.replace(self, **changes)
+        return self.as_dict()

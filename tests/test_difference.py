@@ -1,5 +1,4 @@
 """Two trainings compared round by round: the rounds that differ, and the first one explained."""
-import dataclasses
 
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings
@@ -48,7 +47,7 @@ def test_specials_shift_ids_but_not_pairs():
     At the same vocabulary size they also take five merges' room, so B goes on for five more rounds."""
     preset = PRESETS["octlm"]
     a = bpe.train(preset.documents, preset.settings)
-    b = bpe.train(preset.documents, dataclasses.replace(preset.settings, specials="none"))
+    b = bpe.train(preset.documents, preset.settings.replace(specials="none"))
     assert [m.id for m in a.merges] == [m.id + 5 for m in b.merges[:len(a.merges)]]
     assert difference.differing_rounds(a, b) == list(range(len(a.merges) + 1, len(a.merges) + 6))
     assert difference.first_difference(a, b).startswith(f"Round {len(a.merges) + 1}: A has stopped (budget reached); B takes")
@@ -59,7 +58,7 @@ def test_the_explainer_tie_rounds():
     """The explainer's rounds 1, 4 and 5 are ties; with the other rule, round 1 already differs."""
     preset = PRESETS["explainer"]
     a = bpe.train(preset.documents, preset.settings)
-    b = bpe.train(preset.documents, dataclasses.replace(preset.settings, **preset.contrast))
+    b = bpe.train(preset.documents, preset.settings.replace(**preset.contrast))
     assert [k + 1 for k, m in enumerate(a.merges) if m.ties > 1][:3] == [1, 4, 5]
     assert difference.first_difference(a, b) == (
         "Round 1: A takes (a, l) by the smallest-ids rule, B takes (l, k) by the largest-text rule; both counted 19.")
@@ -68,7 +67,7 @@ def test_the_explainer_tie_rounds():
 def test_different_cuts_are_named():
     preset = PRESETS["english-japanese"]
     a = bpe.train(preset.documents, preset.settings)
-    b = bpe.train(preset.documents, dataclasses.replace(preset.settings, alphabet="chars"))
+    b = bpe.train(preset.documents, preset.settings.replace(alphabet="chars"))
     sentence = difference.first_difference(a, b)
     assert "counted" in sentence and sentence.endswith("They cut the corpus differently (alphabet: bytes (A), chars (B)).")
 
@@ -76,7 +75,7 @@ def test_different_cuts_are_named():
 def test_a_stop_is_explained():
     preset = PRESETS["course"]
     a = bpe.train(preset.documents, preset.settings)
-    b = bpe.train(preset.documents, dataclasses.replace(preset.settings, min_frequency=2))
+    b = bpe.train(preset.documents, preset.settings.replace(min_frequency=2))
     assert difference.first_difference(a, b) == (
         f"Round 2: B has stopped ({b.stopped}); A takes (a, b), counted 1.")
 
@@ -86,5 +85,5 @@ def test_every_suggested_contrast_changes_something(name):
     """A preset's suggested comparison is worth making: B learns other merges, and the reason is given."""
     preset = PRESETS[name]
     a = bpe.train(preset.documents, preset.settings)
-    b = bpe.train(preset.documents, dataclasses.replace(preset.settings, **preset.contrast))
+    b = bpe.train(preset.documents, preset.settings.replace(**preset.contrast))
     assert difference.differing_rounds(a, b) and preset.contrast_why

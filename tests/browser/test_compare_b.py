@@ -1,8 +1,6 @@
 """A and B in the built site: the explainer against its other tie rule, and a link that holds B."""
 from __future__ import annotations
 
-import dataclasses
-
 import bpe
 from bpe import difference
 from bpe.presets import EXPLAINER_WORDS, PRESETS
@@ -16,7 +14,7 @@ EXPLAINER = PRESETS["explainer"]
 
 
 def trained(tie: str) -> bpe.Training:
-    return bpe.train(EXPLAINER.documents, dataclasses.replace(EXPLAINER.settings, tie=tie))
+    return bpe.train(EXPLAINER.documents, EXPLAINER.settings.replace(tie=tie))
 
 
 def expect_counts(page, rows: list[tuple[str, int]]) -> None:
@@ -83,7 +81,7 @@ def test_a_link_with_b_restores_both_panes(app):
     expect(page.locator(".b-tie-select select").first).to_be_visible()
     expect(page.locator(".b-tie-select select").first).to_have_value("largest-text")
     expect(page.locator(".b-min-frequency input").first).to_have_value("3")
-    b = bpe.train(EXPLAINER.documents, dataclasses.replace(EXPLAINER.settings, tie="largest-text", min_frequency=3))
+    b = bpe.train(EXPLAINER.documents, EXPLAINER.settings.replace(tie="largest-text", min_frequency=3))
     a = trained("smallest")
     expect(page.locator(".bpe-first-difference").first).to_contain_text(difference.first_difference(a, b))
     assert page.locator(".bpe-side-b").count() == 7
