@@ -1,7 +1,7 @@
 """Frozen records without `dataclasses`, for the classes every command loads.
 
 A one-word `bpe encode` loads about a dozen small frozen classes (the options, `Settings`,
-`Alphabet`, a loaded file). As dataclasses they cost a sixth of the command's own time:
+`Alphabet`, a loaded file). As dataclasses they cost a tenth of the whole command's time:
 `dataclasses` imports `inspect`, and writes each class's methods with `exec`. A Record
 does what a frozen dataclass did for them, with plain methods:
 - its fields are the class's annotations, in order; a subclass adds its own after its
