@@ -440,7 +440,7 @@ def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def benchmark(quick: bool) -> str:
+def benchmark(quick: bool, encoding_only: bool = False) -> str:
     """docs/benchmarks_core.md: training, merges, encoding, worst cases and scrubbing, beside the peers."""
     try:
         import tiktoken  # noqa: F401
@@ -458,6 +458,8 @@ def benchmark(quick: bool) -> str:
         run.debian_mb = sum(path.stat().st_size for path in debian_docs.paths()) / 1e6
         sections[1:1] = [peers_section]
         sections.append(startup_section)
+    if encoding_only:  # no training peers: our trainings, then what encodes with them
+        sections = [train_here, *(s for s in sections if s in (encoding_section, worst_case_section, startup_section))]
     for section in sections:
         section(run)
     return "\n".join(header(run, load_before)) + "\n\n" + "\n\n".join(run.sections) + "\n"
@@ -630,14 +632,19 @@ def startup_section(run: Run) -> None:
     )
 
 
+def train_here(run: Run) -> dict:
+    """Our trainings of the run's sizes, made in this process, for the sections that encode."""
+    run.trained["small"] = bpe.train(run.small, settings(SIZES["small"]))
+    if not run.quick:
+        run.trained["large"] = bpe.train(run.docs, settings(SIZES["large"]))
+    return run.trained
+
+
 def merges_section(run: Run) -> None:
     """Our merges against the reference's and tokenizers', and where they first part."""
-    best, targets, docs, small = run.best, run.targets, run.docs, run.small
+    best, targets = run.best, run.targets
     rows = []
-    trained = run.trained
-    trained["small"] = bpe.train(small, settings(SIZES["small"]))
-    if not run.quick:
-        trained["large"] = bpe.train(docs, settings(SIZES["large"]))
+    trained = train_here(run)
     for size, training in trained.items():  # the parent's training is the child's, merge for merge
         assert [[m.left, m.right, m.id, m.count, m.replacements, m.ties] for m in training.merges] \
             == best[("fast", size)]["merges"], f"two fast trainings on {size} differ"
@@ -868,6 +875,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, help=f"markdown file to write (default {OUTPUT.relative_to(ROOT)}, "
                                                     "not with --quick)")
     parser.add_argument("--profile", action="store_true", help="cProfile the fast trainer and stop")
+    parser.add_argument("--encoding-only", action="store_true",
+                        help="only encoding, worst cases and start-up (minutes, not an hour); print, do not write")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -876,9 +885,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         profile(args.quick)
         return 0
-    report = benchmark(args.quick)
+    report = benchmark(args.quick, args.encoding_only)
     print(report)
-    output = args.output or (None if args.quick else OUTPUT)
+    output = args.output or (None if args.quick or args.encoding_only else OUTPUT)
     if output:
         output.write_text(report, encoding="utf-8")
         print(f"written to {output}", file=sys.stderr)

@@ -98,8 +98,10 @@ class Pretokenizer(Value):
     #: A BMP stand-in by general category for a character above U+FFFF, which every class and
     #: literal of the pattern treats as the character itself (see `pretokenize.py`).
     stand_ins: dict = {}  # shared by those without, and never changed
-    #: The pattern starts with `\s+|`, so a space between two other characters is always a chunk
-    #: of its own: counting can tally those with `str.count` instead of matching each one.
+    #: The pattern starts with `\s+|`, no other class holds whitespace, and nothing looks around:
+    #: so a space between two other characters is always a chunk of its own (counting tallies
+    #: those with `str.count` instead of matching each one), and a chunk always ends after a
+    #: space that comes before a non-space (the encoder remembers whole stretches up to one).
     lone_spaces: bool = False
 
 

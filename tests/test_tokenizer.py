@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 import bpe
+import bpe.tokenizer as tokenizer_module
 from bpe.pretokenize import PRETOKENIZERS, split
 
 CORPUS = ["the cat sat on the mat. 2023 2024 x_1 = total\r\n\ttotal_number", "日本語のテキスト 😀😀 e\u0301te\u0301"] * 3
@@ -61,6 +62,41 @@ def naive_encode(tokenizer, text):
 @given(text=st.text(alphabet="aab é日_1\n😀", max_size=40))
 def test_encode_matches_naive_replay(byte_tokenizer, text):
     assert byte_tokenizer.encode(text) == naive_encode(byte_tokenizer, text)
+
+
+def chunk_by_chunk(tokenizer, text, rounds=None):
+    """Encoding each chunk the pre-tokenizer finds on its own, with no stretch cache."""
+    limit = len(tokenizer.merges) if rounds is None else min(rounds, len(tokenizer.merges))
+    return [i for chunk in tokenizer.split(text)
+            for i in tokenizer.ids(tokenizer.merge(tokenizer.alphabet.sequence(chunk), limit))]
+
+
+#: Pieces of text around spaces: runs of spaces, other whitespace beside them, every kind.
+SPACEY = ["", " ", " ", " ", "  ", "\t", "\n", "\r\n", "\u3000", "\x1c", "\x85", "a", "ab", "the", "1", "2024", ".",
+          "_x", "日本", "é", "😀", "\u0301"]
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(parts=st.lists(st.sampled_from(SPACEY), max_size=40), rounds=st.none() | st.integers(0, 60),
+       alphabet=st.sampled_from(["bytes", "chars"]), kept=st.sampled_from([0, 3, 256]), limit=st.sampled_from([2, 100_000]))
+def test_stretches_between_spaces_change_nothing(parts, rounds, alphabet, kept, limit):
+    """Under `kinds`, encode cuts after each space before a non-space and remembers the
+    stretches: the ids are those of encoding chunk by chunk, at any round, whether a
+    stretch is kept or not (too long, or the cache full), and after the chunk cache starts over."""
+    tokenizer = _kinds_tokenizer(alphabet)
+    text = "".join(parts)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tokenizer_module, "LONG_STRETCH", kept)
+        patch.setattr(tokenizer_module, "STRETCH_LIMIT", limit)
+        patch.setattr(tokenizer_module, "CACHE_LIMIT", limit)
+        first, again = tokenizer.encode(text, rounds), tokenizer.encode(text, rounds)
+    assert first == again == chunk_by_chunk(tokenizer, text, rounds)
+
+
+def _kinds_tokenizer(alphabet, cache={}):
+    if alphabet not in cache:
+        cache[alphabet] = bpe.train([*CORPUS, "a  b\t c \n  d"], bpe.Settings(alphabet=alphabet, merges=60)).tokenizer
+    return cache[alphabet]
 
 
 def test_encode_at_a_round_uses_only_earlier_merges():
