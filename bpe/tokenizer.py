@@ -16,7 +16,7 @@ import heapq
 import operator
 import re
 from collections.abc import Iterable, Sequence
-from itertools import chain
+from itertools import chain, repeat
 
 from .alphabet import UNKNOWN, Alphabet
 from .errors import UserInputError
@@ -32,6 +32,9 @@ CACHE_LIMIT = 100_000
 FEW_USES = 24
 #: Chunks longer than this are cut where no token can span before merging (see `_cut`).
 LONG_CHUNK = 256
+#: Chunks shorter than this are merged by looking up all their pairs again after each merge,
+#: in C, which beats keeping a heap up to about this length (see `Tokenizer._scan`).
+SHORT_CHUNK = 16
 #: A space before a non-space: under a pre-tokenizer with `lone_spaces`, a chunk ends right after it.
 _BEFORE_WORD = re.compile(r" (?=\S)")
 #: Stretches of text between two such spaces up to this long are remembered whole (see `_Stretches`),
@@ -113,6 +116,8 @@ class Tokenizer:
         return self._merge(seq, limit)
 
     def _merge(self, seq: str, limit: int) -> str:
+        if len(seq) < SHORT_CHUNK:
+            return self._scan(seq, limit)
         ranks, all_pairs, uses, push = self._rank, self._pairs, self._uses, heapq.heappush
         heap = [r for r in map(ranks.get, set(pairs(seq))) if r is not None and r < limit]
         heapq.heapify(heap)
@@ -126,6 +131,22 @@ class Tokenizer:
             for next_rank in later:
                 if next_rank < limit and all_pairs[next_rank] in seq:
                     push(heap, next_rank)
+        return seq
+
+    def _scan(self, seq: str, limit: int) -> str:
+        """Merge a short chunk as tiktoken's `_educational.py` does: the pair of lowest rank,
+        every time, until none is left (a rank from `limit` on counts as none).
+
+        >>> tok = Tokenizer(Settings(pretokenizer="none"), Alphabet("bytes"), [(97, 97), (256, 97)])
+        >>> [tok.ids(tok._scan("aaa", limit)) for limit in (2, 1, 0)]
+        [(257,), (256, 97), (97, 97, 97)]
+        """
+        get, all_pairs, first = self._rank.get, self._pairs, self.first_merge_id
+        while len(seq) > 1:
+            rank = min(map(get, pairs(seq), repeat(limit)))
+            if rank >= limit:
+                break
+            seq = seq.replace(all_pairs[rank], chr(first + rank))
         return seq
 
     def _cut(self, seq: str) -> list[str]:

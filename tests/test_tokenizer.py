@@ -99,6 +99,19 @@ def _kinds_tokenizer(alphabet, cache={}):
     return cache[alphabet]
 
 
+@hsettings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet="aab é_1", max_size=60), trained_on=st.text(alphabet="aab é_1", max_size=300),
+       rounds=st.integers(0, 90))
+def test_short_chunks_merge_the_same_by_scanning(text, trained_on, rounds):
+    """`_scan` (chunks under SHORT_CHUNK) and the heap (longer ones) agree at every length and round."""
+    tokenizer = bpe.train([trained_on], bpe.Settings(pretokenizer="none", min_frequency=1, merges=80)).tokenizer
+    seq, limit = tokenizer.alphabet.sequence(text), min(rounds, len(tokenizer.merges))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tokenizer_module, "SHORT_CHUNK", 0)  # the heap, whatever the length
+        by_heap = tokenizer._merge(seq, limit) if limit else seq
+    assert tokenizer._scan(seq, limit) == by_heap
+
+
 def test_encode_at_a_round_uses_only_earlier_merges():
     t = bpe.train(["aaaa aaaa"], bpe.Settings(pretokenizer="none", min_frequency=1, merges=4))
     for k in range(5):
