@@ -36,9 +36,11 @@ LONG_CHUNK = 256
 #: in C, which beats keeping a heap up to about this length (see `Tokenizer._scan`).
 SHORT_CHUNK = 16
 #: A space before a non-space: under a pre-tokenizer with `lone_spaces`, a chunk ends right after it.
-_BEFORE_WORD = re.compile(r" (?=\S)")
-#: Stretches of text between two such spaces up to this long are remembered whole (see `_Stretches`),
-STRETCH_LIMIT = 1 << 18  # the first this many: 11 MB of documentation has 202,000 of them (35 MB)
+_SPACE_BEFORE_NON_SPACE = re.compile(r" (?=\S)")
+#: How many stretches between two such spaces are remembered whole (see `_Stretches`): the
+#: first this many. 11 MB of documentation has 202,000 distinct ones (about 35 MB).
+STRETCH_LIMIT = 1 << 18
+#: Stretches longer than this are worked out again each time, not remembered.
 LONG_STRETCH = 256
 
 
@@ -183,7 +185,7 @@ class Tokenizer:
             cache = self._cache[limit] = _Chunks(self, limit)
         if not self._by_stretch:
             return list(chain.from_iterable(map(cache.__getitem__, self._split(text))))
-        stretches = _BEFORE_WORD.split(text)
+        stretches = _SPACE_BEFORE_NON_SPACE.split(text)
         last = stretches.pop()  # the only one not followed by its space
         return [*chain.from_iterable(map(cache.stretches.__getitem__, stretches)),
                 *chain.from_iterable(map(cache.__getitem__, self._split(last)))]
