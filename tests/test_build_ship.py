@@ -42,13 +42,16 @@ def test_the_page_runs_its_scripts_in_order_once_the_shipped_ones_are_loaded(tmp
     (tmp_path / "static" / "one.js").write_text("one")
     (tmp_path / "static" / "two&.js").write_text("two")
     html, entries = ship.ship_page(tmp_path, PAGE)
-    assert [entry["file"].split(".")[0] for entry in entries] == ["static/one", "static/two&"]
+    assert [entry["file"].split(".")[0] for entry in entries] == ["static/one", "static/two&", "prerendered"]
     # Before the first shipped script, the page is as it was; from it on, every script waits.
     assert '<script type="text/javascript">early();</script>' in html
     assert '<script type="esms-options">{}</script>' in html
     assert html.count('type="text/x-bpe-later"') == 4
     assert html.index('data-shipped="0"') < html.index("uses_one") < html.index('data-shipped="1"') < html.index("render")
-    assert '<script type="application/json" id="doc">' in html
+    # The prerendered document's JSON is shipped too; the loader puts it back into its element.
+    assert '<script type="application/json" id="doc" data-shipped="2"></script>' in html
+    assert gzip.decompress((tmp_path / entries[2]["file"]).read_bytes()) == b"{}"
+    assert entries[2]["type"] == "application/json"
     loader = ship.page_loader(entries)
     assert "bpeShipped" in loader and entries[1]["file"] in loader and "__SCRIPTS__" not in loader
 
@@ -56,6 +59,15 @@ def test_the_page_runs_its_scripts_in_order_once_the_shipped_ones_are_loaded(tmp
 def test_a_page_without_scripts_to_ship_stops_the_build(tmp_path):
     with pytest.raises(SystemExit, match="no <script src>"):
         ship.ship_page(tmp_path, "<head></head>")
+
+
+def test_a_page_with_two_documents_stops_the_build(tmp_path, monkeypatch):
+    monkeypatch.setattr(ship, "CACHE", tmp_path / "cache")
+    (tmp_path / "static").mkdir()
+    for name in ("one.js", "two&.js"):
+        (tmp_path / "static" / name).write_text(name)
+    with pytest.raises(SystemExit, match="more than one document"):
+        ship.ship_page(tmp_path, PAGE + '<script type="application/json" id="other">{}</script>')
 
 
 def test_serve_gives_the_types_and_cache_rules_of_a_static_host_and_compresses_nothing(tmp_path):

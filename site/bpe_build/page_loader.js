@@ -1,7 +1,8 @@
 // Runs at the top of the page (a template: ship.py fills in shipped.js and the scripts). Bokeh's and
 // Panel's scripts are shipped compressed, so the page cannot name them in <script src>: each is
 // fetched with bpeShipped.load while the page is parsed, then every script the build marked
-// "text/x-bpe-later" runs in the order the page had it, the fetched ones as their text.
+// "text/x-bpe-later" runs in the order the page had it, the fetched ones as their text (the
+// prerendered document's JSON, shipped too, is put back into its element first).
 (() => {
   __SHIPPED__
   const base = new URL(".", location.href).href;
@@ -25,6 +26,9 @@
   (async () => {
     await parsed;
     const loaded = await Promise.all(texts);
+    for (const data of document.querySelectorAll('script[type="application/json"][data-shipped]')) {
+      data.textContent = loaded[Number(data.dataset.shipped)];
+    }
     for (const later of document.querySelectorAll('script[type="text/x-bpe-later"]')) {
       const script = document.createElement("script");
       // An inline script inserted into the document runs at once, so the order is the page's.

@@ -80,12 +80,16 @@ def shipped_js() -> str:
 
 EXTERNAL_SCRIPT = re.compile(r'<script type="text/javascript" src="([^"]+)"></script>')
 INLINE_SCRIPT = re.compile(r'<script type="text/javascript">')
+#: The prerendered document, which Bokeh's embed script reads by id: 0.55 MB as text.
+DOCUMENT_JSON = re.compile(r'<script type="application/json" id="([^"]+)">(.*?)</script>', re.S)
+PRERENDERED = "prerendered.json"
 
 
 def ship_page(out: Path, html: str) -> tuple[str, list[dict]]:
     """The page with its external scripts shipped: each <script src> and every inline script after
     the first of them become "text/x-bpe-later", which page_loader.js runs in the page's order once
-    it has fetched the shipped ones. Returns the page (loader not yet inserted) and their entries."""
+    it has fetched the shipped ones. The prerendered document's JSON is shipped too, and the loader
+    puts it back before those run. Returns the page (loader not yet inserted) and their entries."""
     first = EXTERNAL_SCRIPT.search(html)
     if not first:
         raise SystemExit("the converted page has no <script src> to ship")
@@ -96,8 +100,16 @@ def ship_page(out: Path, html: str) -> tuple[str, list[dict]]:
         entries.append(ship(out, html_lib.unescape(match.group(1)), "text/javascript"))
         return f'<script type="text/x-bpe-later" data-shipped="{len(entries) - 1}"></script>'
 
+    def document(match: re.Match) -> str:
+        if any(entry["file"].startswith(PRERENDERED + ".") for entry in entries):
+            raise SystemExit("the converted page holds more than one document")
+        (out / PRERENDERED).write_text(match.group(2), encoding="utf-8")
+        entries.append(ship(out, PRERENDERED, "application/json"))
+        return f'<script type="application/json" id="{match.group(1)}" data-shipped="{len(entries) - 1}"></script>'
+
     tail = EXTERNAL_SCRIPT.sub(external, tail)
     tail = INLINE_SCRIPT.sub('<script type="text/x-bpe-later">', tail)
+    tail = DOCUMENT_JSON.sub(document, tail)
     return head + tail, entries
 
 
