@@ -5,8 +5,8 @@
 
 Run `python3 build.py build` (or `build.py test`) first; this script builds dist/ if it is stale.
 Each run uses a new browser context, so nothing is cached; with --second-visit the page is opened
-once in that context first and the second visit is the one measured (what the browser kept is
-used). --link MBIT:RTT_MS serves through a simulated link: every request waits one round trip
+once in that context first (and left open until its worker has kept its memory snapshot of
+Python) and the second visit is the one measured (what the browser kept is used). --link MBIT:RTT_MS serves through a simulated link: every request waits one round trip
 (HTTP/1.0, so a new connection each time: two round trips), and all responses share MBIT Mbit/s.
 The served bytes are counted by the server itself, so the worker's requests count too.
 Reported per run, in seconds from the start of navigation:
@@ -100,12 +100,19 @@ def make_handler(served, link: Link):
     return functools.partial(Handler, *served.args, **served.keywords)
 
 
-def open_once(context, url: str, link: Link) -> dict[str, float]:
+KEPT = "[bpe] kept a snapshot"
+
+
+def open_once(context, url: str, link: Link, keep: bool = False) -> dict[str, float]:
+    """One visit; with `keep`, the page stays open until the worker has kept the snapshot it made
+    (if it made one), as a reader's page would, so that the next visit can start from it."""
     link.served = 0
     page = context.new_page()
     phases: dict[str, float] = {}
+    said: list[str] = []
 
     def on_console(message):
+        said.append(message.text)
         match = re.match(r"\[bpe-timing\] (\S+) (\d+) ms", message.text)
         if match:
             phases[f"worker:{match.group(1)}"] = int(match.group(2)) / 1000
@@ -125,6 +132,12 @@ def open_once(context, url: str, link: Link) -> dict[str, float]:
     served = link.served
     paint = page.evaluate(
         "() => (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime")
+    waited = 0
+    while keep and "worker:snapshot-made" in phases and not any(line.startswith(KEPT) for line in said):
+        if waited > 120_000:
+            raise SystemExit("the worker made a snapshot but did not keep it within 2 minutes")
+        page.wait_for_timeout(100)  # lets Playwright deliver the console events meanwhile
+        waited += 100
     page.close()
     return {"prerendered": paint / 1000, "rendered": rendered / 1000, "interactive": interactive / 1000,
             "MB": served / 1e6, **phases}
@@ -133,7 +146,7 @@ def open_once(context, url: str, link: Link) -> dict[str, float]:
 def one_run(browser, url: str, link: Link, second_visit: bool) -> dict[str, float]:
     context = browser.new_context()
     if second_visit:
-        open_once(context, url, link)
+        open_once(context, url, link, keep=True)
     result = open_once(context, url, link)
     context.close()
     return result

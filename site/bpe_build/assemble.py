@@ -10,17 +10,18 @@ import time
 import zipfile
 from pathlib import Path
 
-from .bundles import archive_members, cached_bundle, make_bundle
+from .bundles import archive_members, cached_bundle, make_bundle, read_bundle
 from .bytecode import precompile
 from .convert import EARLY_WORKER, app_archive, app_sources, convert_app, copy_static, patch_page
 from .fetch import fetch_pyodide, fetch_pypi
 from .installs import setup_build
 from .lock import make_lock, start_up_packages
 from .paths import (
-    APP_ARCHIVE, APP_BUNDLE, APP_DIR, BUILD_ASSETS, CACHE, DIST, PACKAGES_BUNDLE, PANEL_CDN_ROOT, PYODIDE_DIR,
-    ROOT, SITE, SITE_PACKAGES,
+    APP_ARCHIVE, APP_BUNDLE, APP_DIR, BUILD_ASSETS, CACHE, DIST, LIBRARIES_BUNDLE, PACKAGES_BUNDLE, PANEL_CDN_ROOT,
+    PYODIDE_DIR, ROOT, SITE, SITE_PACKAGES,
 )
 from .ship import page_loader, rename_hashed, ship_page, ship_worker_files, shipped_js
+from .snapshot import snapshot_functions
 from .trim import stdlib_left_out
 from .util import log, pins, tree_digest
 from .wheels import prepare_wheels, served_apart
@@ -107,8 +108,9 @@ def assemble(out: Path, parts: Parts) -> None:
     bundled = start_up_packages(parts.wheels, load)
     full_lock = make_lock(parts.wheels, parts.pyodide_pkg, load)
     _copy_pyodide(out / PYODIDE_DIR, parts, _lock_beside(full_lock, parts.wheels, bundled))
+    preload = _preload(parts.wheels, bundled)
     packages_bundle = cached_bundle([parts.wheels[name] for name in bundled], SITE_PACKAGES)
-    shutil.copy2(packages_bundle, out / PYODIDE_DIR / PACKAGES_BUNDLE)
+    _split_bundle(packages_bundle, preload, out / PYODIDE_DIR)
     (out / APP_BUNDLE).write_bytes(make_bundle(archive_members(parts.app_zip, APP_DIR)))
     (out / "assets").mkdir()
     for path in served_apart():
@@ -120,9 +122,9 @@ def assemble(out: Path, parts: Parts) -> None:
     # Shipped: compressed under content-hashed names (ship.py); only index.html keeps its name.
     html, page_scripts = ship_page(out, html)
     shipped = ship_worker_files(out, [PYODIDE_DIR + name for name in STARTUP_FILES] + [
-        APP_BUNDLE, PYODIDE_DIR + PACKAGES_BUNDLE])
+        PYODIDE_DIR + LIBRARIES_BUNDLE, APP_BUNDLE, PYODIDE_DIR + PACKAGES_BUNDLE])
     config = _worker_config(
-        {name: full_lock["packages"][name]["version"] for name in bundled}, _preload(parts.wheels, bundled),
+        {name: full_lock["packages"][name]["version"] for name in bundled}, preload,
         shipped, rename_hashed(out, PYODIDE_DIR + "pyodide.js"))
     config["keep"] = [entry["file"] for entry in [*shipped.values(), *page_scripts]]
     worker = (BUILD_ASSETS / "worker.js").read_text().replace("__SHIPPED_JS__", json.dumps(shipped_js()))
@@ -171,6 +173,17 @@ def _stored_zip(source: Path, target: Path) -> None:
             zout.writestr(info, data)
 
 
+def _split_bundle(bundle: Path, libraries: list[str], folder: Path) -> None:
+    """The start-up packages as two bundles: the shared libraries the worker loads before Python
+    starts, which it waits for, and everything else, which arrives while Python starts."""
+    members = read_bundle(bundle.read_bytes())
+    missing = set(libraries) - {name for name, _ in members}
+    if missing:
+        raise SystemExit(f"the start-up bundle lacks the libraries to preload: {sorted(missing)}")
+    (folder / LIBRARIES_BUNDLE).write_bytes(make_bundle([m for m in members if m[0] in libraries]))
+    (folder / PACKAGES_BUNDLE).write_bytes(make_bundle([m for m in members if m[0] not in libraries]))
+
+
 def _preload(wheels: dict[str, Path], bundled: list[str]) -> list[str]:
     """Where in Pyodide each shared library that pins.json says to preload lands."""
     bundled_files = set()
@@ -193,10 +206,12 @@ def _worker_config(bundled_versions: dict[str, str], preload: list[str], shipped
         "pyodide_js": pyodide_js,
         "shipped": shipped,
         "bundles": [PYODIDE_DIR + PACKAGES_BUNDLE, APP_BUNDLE],
+        "libraries_bundle": PYODIDE_DIR + LIBRARIES_BUNDLE,
         # so that a later pyodide.loadPackage (say of pandas) does not install these again
         "bundled_packages": bundled_versions,
         "preload_libraries": preload,
         "import_first": pins()["browser"]["import_first"],
+        "snapshot_functions": snapshot_functions(),
     }
 
 

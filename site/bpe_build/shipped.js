@@ -89,7 +89,7 @@ const bpeShipped = (() => {
     return old.length;
   }
 
-  return { load, prune, sources };
+  return { load, prune, openCache, sources };
 })();
 
 // As the worker "bpe-shipped": {load: [[entry, ...], ...], base} loads the entries of each list

@@ -21,12 +21,12 @@ function sendPatch(patch, buffers, msg_id) {
 
 // Every file Pyodide and the app need at start-up is fetched right away, while pyodide.js loads, by
 // a worker of its own running shipped.js (so inflating and checking them use the other core):
-// Pyodide's own files (wasm, JS, stdlib, lock) together, then the bundles. Pyodide asks for its
+// Pyodide's own files (wasm, JS, stdlib, lock) and numpy's libraries together, then the rest. Pyodide asks for its
 // files with fetch(), which is routed here for the shipped ones, so it gets them inflated and checked.
 const SHIPPED = CONFIG.shipped;  // path Pyodide or the worker asks for -> shipped entry
-const SHIPPED_JS = __SHIPPED_JS__;
-const fetcher = new Worker(URL.createObjectURL(new Blob([SHIPPED_JS], { type: "text/javascript" })),
-                           { name: "bpe-shipped" });
+const SHIPPED_JS = URL.createObjectURL(new Blob([__SHIPPED_JS__], { type: "text/javascript" }));
+const fetcher = new Worker(SHIPPED_JS, { name: "bpe-shipped" });
+importScripts(SHIPPED_JS);  // bpeShipped here too, for the site's cache (see the snapshot below)
 const arrived = {};  // file -> {resolve, reject}
 const sources = {};  // file -> "cache" | "network"
 const LOADS = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) =>
@@ -49,7 +49,25 @@ self.fetch = (resource, options) => {
   const url = new URL(resource instanceof Request ? resource.url : resource, BASE).href;
   const path = url.startsWith(BASE) ? url.slice(BASE.length) : null;
   if (path === null || !(path in SHIPPED)) return fetchAnything(resource, options);
-  return LOADS[path].then((bytes) => new Response(bytes, { headers: { "Content-Type": SHIPPED[path].type } }));
+  return LOADS[path].then((bytes) => {
+    const response = new Response(bytes, { headers: { "Content-Type": SHIPPED[path].type } });
+    if (path === WASM_PATH) COMPILING.add(response);
+    return response;
+  });
+};
+
+// Pyodide's wasm is compiled as soon as its bytes are here, while pyodide.asm.js runs and a kept
+// snapshot is read; Pyodide's instantiateStreaming of it then only instantiates the module.
+const WASM_PATH = CONFIG.pyodide_dir + "pyodide.asm.wasm";
+const WASM_MODULE = LOADS[WASM_PATH].then((bytes) => WebAssembly.compile(bytes));
+WASM_MODULE.then(() => mark("compiled"), () => {});  // a failure is reported where it is used
+const COMPILING = new WeakSet();  // the Responses self.fetch gave for the wasm
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (source, imports) => {
+  const response = await source;
+  if (!COMPILING.has(response)) return instantiateStreaming(response, imports);
+  const module = await WASM_MODULE;
+  return { module, instance: await WebAssembly.instantiate(module, imports) };
 };
 
 // A bundle (see make_bundle in bundles.py) is [4-byte length][JSON [[path, size], ...]][file contents].
@@ -96,74 +114,280 @@ async function loadPyodideModule() {
   }
 }
 
+// A memory snapshot of Python once the app is built and its document written: made by this browser
+// on its first visit of this build (one per theme) and kept in the Cache API under a name that
+// holds this worker's content-hashed file name, so a new build never starts from an old one's. A
+// later visit starts from it, which skips Python's own start, `import panel` and building the app.
+// Pyodide 0.27's snapshots cannot hold shared libraries, so numpy's are loaded before Python
+// starts, on every visit in the same order: they get the same addresses and function-table slots
+// each time, and Python finds them loaded.
+const THEME = new URL(self.location.href).searchParams.get("theme") === "dark" ? "dark" : null;
+const SNAPSHOT_FILES = ["light", "dark"].map(
+  (theme) => `python-snapshot-of-${self.location.pathname.split("/").pop()}-${theme}`);
+const SNAPSHOT_FILE = SNAPSHOT_FILES[THEME ? 1 : 0];  // no such file on the server
+const SNAPSHOT_URL = BASE + SNAPSHOT_FILE;
+// A kept snapshot is checked before Pyodide sees it: given a truncated heap, Pyodide's start
+// waits forever.
+const SNAPSHOT_MAGIC = 1886286592;  // the first word of a Pyodide 0.27 snapshot
+const KEPT_SNAPSHOT = keptSnapshot();  // read while Pyodide's files arrive
+KEPT_SNAPSHOT.catch(() => {});  // a damaged one is reported where it is used
+
+async function keptSnapshot() {
+  const cache = await bpeShipped.openCache(BASE);
+  const kept = cache && await cache.match(SNAPSHOT_URL).catch(() => undefined);
+  if (!kept) return null;
+  const bytes = new Uint8Array(await kept.arrayBuffer());
+  const [length, table] = ["X-Bpe-Length", "X-Bpe-Table"].map((name) => Number(kept.headers.get(name)));
+  const magic = bytes.length >= 4 ? new DataView(bytes.buffer).getUint32(0, true) : 0;
+  if (bytes.length !== length || magic !== SNAPSHOT_MAGIC) {
+    throw new Error(`the kept snapshot is damaged (${bytes.length} bytes)`);
+  }
+  return { bytes, table };
+}
+
+async function keepSnapshot(bytes, table) {
+  const cache = await bpeShipped.openCache(BASE);
+  if (cache) {
+    const headers = { "X-Bpe-Length": String(bytes.length), "X-Bpe-Table": String(table) };
+    await cache.put(SNAPSHOT_URL, new Response(bytes, { headers }));
+  }
+}
+
+async function forgetSnapshot() {
+  const cache = await bpeShipped.openCache(BASE);
+  if (cache) await cache.delete(SNAPSHOT_URL).catch(() => {});
+}
+
+// Python keeps a few JavaScript objects from its imports, and a snapshot must name each so that
+// the next visit can hand it back: a global by its name; a function Python made with run_js by
+// its source, one of the sources the build listed (snapshot.py), the only ones ever evaluated again.
+function globalPath(object) {
+  if (object === self) return [];
+  for (let scope = self; scope; scope = Object.getPrototypeOf(scope)) {
+    for (const name of Object.getOwnPropertyNames(scope)) {
+      let value;
+      try { value = self[name]; } catch { continue; }
+      if (value === object) return [name];
+    }
+  }
+  return null;
+}
+
+function nameObject(object) {
+  const path = globalPath(object);
+  if (path) return { global: path };
+  if (typeof object === "function" && CONFIG.snapshot_functions.includes(object.toString())) {
+    return { source: object.toString() };
+  }
+  throw new Error(`Python holds a JavaScript object a snapshot cannot name: ${String(object).slice(0, 80)}`);
+}
+
+function findObject(named) {
+  if (named.global) return named.global.reduce((scope, name) => scope[name], self);
+  if (!CONFIG.snapshot_functions.includes(named.source)) {
+    throw new Error("a snapshot names a function this build does not know");
+  }
+  return (0, eval)(`(${named.source})`);
+}
+
+function makeSnapshot(pyodide) {
+  // Pyodide compares the object behind loadedPackages with {} when it makes a snapshot.
+  const loaded = pyodide.loadedPackages;
+  const names = Object.assign({}, loaded);
+  for (const name of Object.keys(loaded)) delete loaded[name];
+  pyodide._api.config._makeSnapshot = true;  // set only now: at load it would wrap every global in a Proxy
+  try {
+    return pyodide.makeMemorySnapshot({ serializer: nameObject });
+  } finally {
+    pyodide._api.config._makeSnapshot = false;
+    Object.assign(loaded, names);
+  }
+}
+
+// Emscripten runs the functions in `preRun` before Python starts (the last one given first); this
+// one loads numpy's shared libraries. (_createPyodideModule is the Emscripten module's factory,
+// which loadPyodide calls with its settings; wrapped here, fine with a pinned Pyodide.)
+let beforePython = null;  // (Module) => Promise, for the next start
+function runBeforePython() {
+  const create = self._createPyodideModule;
+  self._createPyodideModule = (settings) => {
+    const prepare = beforePython;
+    settings.preRun.push((Module) => {
+      Module.addRunDependency("bpe-files");
+      prepare(Module).then(() => Module.removeRunDependency("bpe-files"), () => {});
+    });
+    return create(settings);
+  };
+}
+
+async function loadLibraries(Module) {
+  writeBundle(Module.FS, await LOADS[CONFIG.libraries_bundle]);
+  mark("libraries-fetched");
+  // Loaded as Pyodide's loadDynlib loads a package's libraries; before Python starts, Emscripten
+  // takes their memory from the top of the static data (not from malloc) and their table slots in
+  // order, so both are the same on every visit.
+  for (const library of CONFIG.preload_libraries) {
+    const flags = { loadAsync: true, nodelete: true, allowUndefined: true, global: false, fs: Module.FS };
+    await Module.loadDynamicLibrary(library, flags, {});
+  }
+  Module.reportUndefinedSymbols();
+  mark("libraries");
+  return Module.wasmTable.length;
+}
+
+// Everything else the app needs, written once Python has started (the bundles arrive meanwhile).
+// Then FileFinders re-read their folders (importlib.invalidate_caches() would also import
+// importlib.metadata, 0.4 s here). Permissions are not checked while writing, as before Python starts.
+async function writeBundles(pyodide) {
+  const bundles = await Promise.all(CONFIG.bundles.map((path) => LOADS[path]));
+  mark("bundles-fetched");
+  let files = 0;
+  const { FS } = pyodide;
+  FS.ignorePermissions = true;
+  try {
+    for (const bundle of bundles) {
+      files += writeBundle(FS, bundle);
+    }
+  } finally {
+    FS.ignorePermissions = false;
+  }
+  pyodide.runPython(`
+import importlib.machinery, sys
+for finder in sys.path_importer_cache.values():
+    if isinstance(finder, importlib.machinery.FileFinder):
+        finder.invalidate_caches()
+`);
+  console.log(`[bpe] wrote ${files} files`);
+  mark("written");
+}
+
+// Python starts (afresh, or from a snapshot) with numpy's libraries loaded, then gets its files.
+async function startPython(snapshot) {
+  let table;
+  const preparing = new Promise((resolve, reject) => {
+    beforePython = (Module) => {
+      const done = loadLibraries(Module).then((length) => { table = length; });
+      done.then(resolve, reject);
+      return done;
+    };
+  });
+  const options = {
+    indexURL: BASE + CONFIG.pyodide_dir,
+    lockFileURL: BASE + CONFIG.pyodide_dir + "pyodide-lock.json",
+    env: { HOME: "/home/pyodide", PANEL_CDN_ROOT: BASE + CONFIG.panel_cdn_root },
+  };
+  if (snapshot) Object.assign(options, { _loadSnapshot: snapshot.bytes, _snapshotDeserializer: findObject });
+  const pyodide = await Promise.race([loadPyodide(options), preparing.then(() => new Promise(() => {}))]);
+  if (snapshot && table !== snapshot.table) {
+    throw new Error(`numpy's libraries took table slots up to ${table}, not ${snapshot.table} as when ` +
+                    "the snapshot was made");
+  }
+  await writeBundles(pyodide);
+  for (const [name, version] of Object.entries(CONFIG.bundled_packages)) {
+    pyodide.loadedPackages[name] = "bundle";
+  }
+  return { pyodide, table };
+}
+
 // Start-up does a burst of allocation (imports, building the app); the cyclic garbage collector
 // would walk the growing heap again and again, so it is off until the document is written and then
 // everything that survived start-up is frozen out of later collections.
-const RUN_APP = `
+const BUILD_APP = `
 import gc, os, runpy, sys
 gc.disable()
 os.makedirs(APP_DIR, exist_ok=True)
 os.chdir(APP_DIR)
 if APP_DIR not in sys.path:
     sys.path.insert(0, APP_DIR)
-
+${CONFIG.import_first.map((name) => `import ${name}`).join("\n")}
 import panel
-mark("import-panel")
-from panel.io.pyodide import init_doc, write_doc
+from panel.io.pyodide import init_doc
 init_doc()
 if THEME:  # Panel's dark widgets, as the system asks (the page's own CSS follows it too); per document
     panel.config.theme = THEME
 runpy.run_path(os.path.join(APP_DIR, "app.py"), run_name="__main__")
-mark("app-built")
-_result = await write_doc()
+`;
+
+// Callbacks Python has handed to setTimeout and that have not run: a snapshot would keep them
+// waiting for a timer the next visit does not have.
+const PENDING_CALLBACKS = `getattr(__import__("asyncio").get_event_loop(), "_in_progress", None)`;
+
+// The document as JSON, for the page (in a worker write_doc only serializes it); kept in
+// `_written`, so that a snapshot made after it holds it too.
+const WRITE_DOC = `
+import gc
+from panel.io.pyodide import write_doc
+_written = await write_doc()
 gc.freeze()
 gc.enable()
-_result
 `;
+
+let madeSnapshot = null;  // {bytes, table}: kept once the page is linked
+
+// The app built and its document written afresh; then, if nothing waits on a timer, a snapshot for
+// the next visit.
+async function builtAfresh() {
+  const { pyodide, table } = await startPython(null);
+  mark("pyodide");
+  status("Starting the app");
+  pyodide.globals.set("APP_DIR", CONFIG.app_dir);
+  pyodide.globals.set("THEME", THEME);
+  pyodide.runPython(BUILD_APP);
+  mark("app-built");
+  await pyodide.runPythonAsync(WRITE_DOC);
+  mark("written-doc");
+  const pending = pyodide.runPython(PENDING_CALLBACKS);
+  try {
+    if (pending === undefined) throw new Error("this Pyodide's event loop does not count its callbacks");
+    if (pending !== 0) throw new Error(`${pending} callbacks are waiting for a timer`);
+    madeSnapshot = { bytes: makeSnapshot(pyodide), table };
+    mark("snapshot-made");
+  } catch (error) {
+    console.warn("[bpe] no snapshot for the next visit:", error);
+  }
+  return pyodide;
+}
+
+// The app as this browser built it on its first visit of this build, if it kept a snapshot of it.
+async function builtBefore() {
+  const snapshot = await KEPT_SNAPSHOT;
+  mark("snapshot-read");
+  if (!snapshot) return null;
+  const { pyodide } = await startPython(snapshot);
+  mark("pyodide");
+  console.log("[bpe] Python and the app started from the snapshot this browser kept");
+  return pyodide;
+}
+
+// What the page renders: the document's JSON, its render items and its roots.
+function written(pyodide) {
+  self.pyodide = pyodide;
+  pyodide.globals.set("sendPatch", sendPatch);
+  pyodide.globals.set("APP_DIR", CONFIG.app_dir);
+  // The working directory is the file system's, which is new on every visit, a snapshot's too.
+  pyodide.runPython("import os; os.chdir(APP_DIR)");
+  const serialized = pyodide.globals.get("_written");
+  try {
+    return serialized.toJs();
+  } finally {
+    serialized.destroy();
+  }
+}
 
 async function startApplication() {
   status("Loading Python");
   await loadPyodideModule();
-  const pyodide = await loadPyodide({
-    indexURL: BASE + CONFIG.pyodide_dir,
-    lockFileURL: BASE + CONFIG.pyodide_dir + "pyodide-lock.json",
-    env: { HOME: "/home/pyodide", PANEL_CDN_ROOT: BASE + CONFIG.panel_cdn_root },
-  });
-  self.pyodide = pyodide;
-  mark("pyodide");
-  pyodide.globals.set("sendPatch", sendPatch);
-  pyodide.globals.set("mark", mark);
-  status("Loading packages");
-  // No pyodide.loadPackage: its bookkeeping costs ~0.2 s per package, and numpy's shared libraries
-  // load on import anyway (synchronous compiling is allowed in a worker).
-  const bundles = await Promise.all(CONFIG.bundles.map((path) => LOADS[path]));
-  mark("bundles-fetched");
-  let files = 0;
-  for (const bundle of bundles) {
-    files += writeBundle(pyodide.FS, bundle);
+  runBeforePython();
+  let doc = null;
+  try {
+    const pyodide = await builtBefore();
+    if (pyodide) doc = written(pyodide);
+  } catch (error) {
+    console.warn("[bpe] the kept snapshot could not be used; starting Python afresh:", error);
+    await forgetSnapshot();
   }
-  for (const [name, version] of Object.entries(CONFIG.bundled_packages)) {
-    pyodide.loadedPackages[name] = "bundle";
-  }
-  pyodide.runPython("import importlib; importlib.invalidate_caches()");
-  console.log(`[bpe] wrote ${files} files`);
-  mark("written");
-  // numpy's shared libraries are compiled asynchronously (off this thread) while Python imports
-  // modules that do not need them; otherwise `import numpy` compiles them synchronously.
-  // loadDynlib is Pyodide's internal API (the one loadPackage uses), fine with a pinned Pyodide.
-  const preloading = (async () => {
-    for (const library of CONFIG.preload_libraries) {
-      await pyodide._api.loadDynlib(library, false);
-    }
-  })().catch((error) => console.warn("preloading shared libraries failed; numpy will load them itself", error));
-  pyodide.runPython(`import ${CONFIG.import_first.join(", ")}`);
-  mark("imported-first");
-  await preloading;
-  mark("packages");
-  status("Starting the app");
-  pyodide.globals.set("APP_DIR", CONFIG.app_dir);
-  pyodide.globals.set("THEME", new URL(self.location.href).searchParams.get("theme") === "dark" ? "dark" : null);
-  const [docs_json, render_items, root_ids] = await pyodide.runPythonAsync(RUN_APP);
+  if (!doc) doc = written(await builtAfresh());
+  const [docs_json, render_items, root_ids] = doc;
   mark("app");
   const from = Object.values(sources);
   console.log(`[bpe] shipped files: ${from.filter((s) => s === "cache").length} from the cache, ` +
@@ -180,8 +404,15 @@ from panel.io.pyodide import _link_docs_worker
 _link_docs_worker(state.curdoc, sendPatch, setter='js')
 `);
     mark("linked");
+    if (madeSnapshot) {
+      const { bytes, table } = madeSnapshot;
+      madeSnapshot = null;
+      keepSnapshot(bytes, table).then(
+        () => console.log(`[bpe] kept a snapshot of Python for the next visit (${bytes.length} bytes)`),
+        (error) => console.warn("[bpe] could not keep the snapshot", error));
+    }
     // Only now, with this build's files all loaded, forget those of earlier builds.
-    fetcher.postMessage({ prune: CONFIG.keep, base: BASE });
+    fetcher.postMessage({ prune: [...CONFIG.keep, ...SNAPSHOT_FILES], base: BASE });
   } else if (msg.type === "patch") {
     try {
       pyodide.globals.set("patch", msg.patch);

@@ -6,9 +6,14 @@ Fixtures:
     app        a fresh page (new browser context, so a cold cache) that records every request the page and
                its worker make, console errors and HTTP errors; `app.open()` loads the site and waits until
                the worker has rendered the document
+
+With BPE_TEST_VISIT=second in the environment, every page visits the site once before the test's
+own visit, so that the tests run on a second visit: from the Cache API and the memory snapshot of
+Python the first visit kept (see site/bpe_build/worker.js).
 """
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import time
@@ -44,9 +49,23 @@ window.bpeChipText = (container) =>
 """
 
 
+SECOND_VISIT = os.environ.get("BPE_TEST_VISIT") == "second"
+
+
+def visit_before(page, url: str) -> None:
+    """Under BPE_TEST_VISIT=second, visit the site once and wait until it has kept its snapshot (or
+    started from one kept before)."""
+    if SECOND_VISIT:
+        said = ("[bpe] kept a snapshot", "[bpe] Python and the app started from the snapshot")
+        with page.expect_console_message(lambda message: message.text.startswith(said),
+                                         timeout=INTERACTIVE_TIMEOUT_MS):
+            page.goto(url)
+
+
 def open_site(page, url: str) -> None:
     """Load the site in a page made for one test module and wait until the worker's document is live."""
     page.set_default_timeout(30_000)
+    visit_before(page, url)
     page.goto(url)
     page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=INTERACTIVE_TIMEOUT_MS)
 
@@ -84,6 +103,7 @@ class AppPage:
 
     def open(self) -> float:
         """Load the site and wait until the worker's document is rendered; returns seconds taken."""
+        visit_before(self.page, self.url)
         started = time.monotonic()
         self.page.goto(self.url)
         self.page.wait_for_function(

@@ -1,10 +1,12 @@
 """How the site is shipped: from a subfolder, compressed, kept by the browser, never two builds mixed.
 
 One browser profile visits a copy of dist/ served from /some/path/ (as project pages on common
-static hosts are) three times: cold, again (every shipped file from the Cache API), and after a new
-build of the app replaced the old one (only the changed file is fetched, the page is the new
-build's, and the old build's files are forgotten). The server records every path asked of it, the
-nested worker's too.
+static hosts are): cold; again (every shipped file from the Cache API, and Python and the app from
+the memory snapshot the first visit kept, with a share link applied on top); with that snapshot
+damaged (Python starts afresh and keeps a new one); and after a new build of the app replaced the
+old one (only the changed file is fetched, the page is the new build's, never the old snapshot's,
+and the old build's files are forgotten). The server records every path asked of it, the nested
+worker's too.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import gzip
 import json
 import shutil
 import threading
+import time
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -24,7 +27,10 @@ from bpe_build.ship import rename_hashed, ship
 from bpe_build.trim import never_loaded, stdlib_left_out
 from playwright.sync_api import expect
 
-from conftest import OUTPUT, open_site
+from conftest import OUTPUT, SECOND_VISIT, open_site
+
+# This module makes its own first and later visits.
+pytestmark = pytest.mark.skipif(SECOND_VISIT, reason="makes its own cold and second visits")
 
 SUBFOLDER = "some/path"
 CONFIG_START = "const CONFIG = "
@@ -73,6 +79,25 @@ def shipped_summary(console: list[str]) -> str:
     return next(line for line in console if line.startswith("[bpe] shipped files:"))
 
 
+STARTED_FROM_SNAPSHOT = "[bpe] Python and the app started from the snapshot this browser kept"
+KEPT_SNAPSHOT = "[bpe] kept a snapshot of Python for the next visit"
+SNAPSHOT_UNUSABLE = "[bpe] the kept snapshot could not be used; starting Python afresh"
+
+
+def wait_for_console(page, console: list[str], start: str, timeout: float = 60) -> None:
+    """Until a console line starts with `start` (the snapshot is kept after the page is live). Waiting
+    with the page, not time.sleep, lets Playwright deliver the page's events meanwhile."""
+    deadline = time.monotonic() + timeout
+    while not any(line.startswith(start) for line in console):
+        assert time.monotonic() < deadline, f"no console line {start!r} in {console[-10:]}"
+        page.wait_for_timeout(200)
+
+
+def snapshot_file(worker_name: str) -> str:
+    """Where the worker keeps its snapshot in the Cache API (the light theme's): no file on the server."""
+    return f"python-snapshot-of-{worker_name}-light"
+
+
 def worker_config(folder: Path) -> tuple[Path, str, dict]:
     worker = next(folder.glob("app.*.js"))
     text = worker.read_text()
@@ -91,7 +116,7 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     page.locator(".encode-input input").first.fill("hug pug")
     expect(page.locator(".bpe-encoded").first).to_contain_text("hug", timeout=30_000)
     assert errors == []
-    assert shipped_summary(console) == "[bpe] shipped files: 0 from the cache, 6 from the network"
+    assert shipped_summary(console) == "[bpe] shipped files: 0 from the cache, 7 from the network"
     assert all(path.startswith(f"/{SUBFOLDER}/") for path in asked), asked
     # What a first visit fetches is the shipped files (each a gzip stream) and small plain ones.
     fetched = {path.removeprefix(f"/{SUBFOLDER}/") for path in asked}
@@ -105,15 +130,54 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     imported_stdlib = [name.replace(".", "/") + ".pyc" for name in modules]
     assert [name for name in imported_stdlib if stdlib_left_out(name)] == []
     assert not any(never_loaded(name.replace(".", "/") + "/") for name in modules)
+    assert not any(line.startswith(STARTED_FROM_SNAPSHOT) for line in console)
+    wait_for_console(page, console, KEPT_SNAPSHOT)
     page.close()
 
 
 def test_a_second_visit_reads_every_shipped_file_from_the_cache(served, profile):
     folder, url = served
-    page, console, asked, errors = visit(profile, url)
+    # A share link: the snapshot holds the default view, and the link is applied on top of it.
+    page, console, asked, errors = visit(profile, url + "?preset=course&round=1&text=aab")
     assert errors == []
-    assert shipped_summary(console) == "[bpe] shipped files: 6 from the cache, 0 from the network"
+    assert shipped_summary(console) == "[bpe] shipped files: 7 from the cache, 0 from the network"
     assert [path for path in asked if path.endswith(".gzip")] == []
+    assert STARTED_FROM_SNAPSHOT in console
+    # The restored app answers as a fresh one: the link's view, then an edit, a new round, numpy.
+    expect(page.locator(".bpe-corpus-summary").first).to_contain_text("5 tokens after 1 merge")
+    chips = page.locator(".bpe-encoded").first.locator(".bpe-chip")
+    expect(chips).to_have_count(2)
+    assert chips.evaluate_all("chips => chips.map(chip => chip.dataset.id)") == ["256", "98"]  # aa, b
+    page.locator(".encode-input input").first.fill("hug pug")
+    expect(page.locator(".bpe-encoded").first).to_contain_text("hug")
+    page.locator(".next-round button").first.click()
+    expect(page.locator(".bpe-corpus-summary").first).to_contain_text("after 2 merges")
+    app_worker = next(worker for worker in page.workers if "/app." in worker.url)
+    assert app_worker.evaluate(
+        "() => self.pyodide.runPython('import numpy.random; int(numpy.random.default_rng(7).integers(100))')") >= 0
+    assert errors == [], errors
+    page.close()
+
+
+def test_a_damaged_snapshot_is_dropped_and_python_starts_afresh(served, profile):
+    folder, url = served
+    worker, _, _ = worker_config(folder)
+    damage = profile.new_page()
+    damage.goto(url + "favicon-none")  # any page of the site's origin
+    damage.evaluate("""async ([base, file]) => {
+      const cache = await caches.open(`bpe-site ${new URL(base).pathname}`);
+      await cache.put(base + file, new Response('not a snapshot', { headers: { 'X-Bpe-Table': '1' } }));
+    }""", [url, snapshot_file(worker.name)])
+    damage.close()
+    page, console, asked, errors = visit(profile, url)
+    assert any(line.startswith(SNAPSHOT_UNUSABLE) for line in console), console
+    page.locator(".encode-input input").first.fill("hug pug")
+    expect(page.locator(".bpe-encoded").first).to_contain_text("hug")
+    wait_for_console(page, console, KEPT_SNAPSHOT)  # a good one, in place of the damaged one
+    page.close()
+    page, console, asked, errors = visit(profile, url)
+    assert STARTED_FROM_SNAPSHOT in console
+    assert errors == [], errors
     page.close()
 
 
@@ -150,8 +214,10 @@ def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
 
     page, console, asked, errors = visit(profile, url)
     assert errors == [], errors
+    # The old build's snapshot holds the old title: the new build starts afresh, with its own.
     expect(page.get_by_text("Byte pair encoding, merge by BUILD")).to_be_visible()
-    assert shipped_summary(console) == "[bpe] shipped files: 4 from the cache, 2 from the network"
+    assert STARTED_FROM_SNAPSHOT not in console
+    assert shipped_summary(console) == "[bpe] shipped files: 5 from the cache, 2 from the network"
     gzip_asked = sorted(path.removeprefix(f"/{SUBFOLDER}/") for path in asked if path.endswith(".gzip"))
     assert gzip_asked == sorted([new_app["file"], wasm])
     # Once the new build is running, the old build's app bundle is forgotten.
@@ -159,10 +225,12 @@ def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
       const keys = (await (await caches.open(`bpe-site ${new URL(base).pathname}`)).keys()).map((r) => r.url);
       return keys.length > 0 && !keys.includes(base + old);
     }""", arg=[url, old_app["file"]], timeout=30_000)
+    wait_for_console(page, console, KEPT_SNAPSHOT)
     kept = page.evaluate("""async (base) =>
       (await (await caches.open(`bpe-site ${new URL(base).pathname}`)).keys()).map((r) => r.url.slice(base.length))""",
                          url)
-    assert {unquote(file) for file in kept} == (old_files - {old_app["file"]}) | {new_app["file"]}
+    assert {unquote(file) for file in kept} == (old_files - {old_app["file"]}) | {new_app["file"],
+                                                                               snapshot_file(new_worker)}
     OUTPUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUTPUT / "site-new-build.png"))
     page.close()
