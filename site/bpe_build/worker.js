@@ -129,6 +129,7 @@ const SNAPSHOT_URL = BASE + SNAPSHOT_FILE;
 // A kept snapshot is checked before Pyodide sees it: given a truncated heap, Pyodide's start
 // waits forever.
 const SNAPSHOT_MAGIC = 1886286592;  // the first word of a Pyodide 0.27 snapshot
+const SNAPSHOT_LEAST = 20971520;  // Pyodide's initial memory: a heap with Python in it is bigger
 const KEPT_SNAPSHOT = keptSnapshot();  // read while Pyodide's files arrive
 KEPT_SNAPSHOT.catch(() => {});  // a damaged one is reported where it is used
 
@@ -139,7 +140,7 @@ async function keptSnapshot() {
   const bytes = new Uint8Array(await kept.arrayBuffer());
   const [length, table] = ["X-Bpe-Length", "X-Bpe-Table"].map((name) => Number(kept.headers.get(name)));
   const magic = bytes.length >= 4 ? new DataView(bytes.buffer).getUint32(0, true) : 0;
-  if (bytes.length !== length || magic !== SNAPSHOT_MAGIC) {
+  if (bytes.length !== length || bytes.length < SNAPSHOT_LEAST || magic !== SNAPSHOT_MAGIC) {
     throw new Error(`the kept snapshot is damaged (${bytes.length} bytes)`);
   }
   return { bytes, table };

@@ -159,15 +159,28 @@ def test_a_second_visit_reads_every_shipped_file_from_the_cache(served, profile)
     page.close()
 
 
-def test_a_damaged_snapshot_is_dropped_and_python_starts_afresh(served, profile):
+#: Kept snapshots that must be dropped: one the worker's checks refuse before Pyodide sees it, and
+#: one that passes them (its first word, its length) but that Pyodide refuses (its build id).
+DAMAGED = {
+    "short": "new Response('not a snapshot', { headers: { 'X-Bpe-Table': '1' } })",
+    "another Pyodide's": """(() => {
+      const bytes = new Uint8Array(24 << 20);
+      new DataView(bytes.buffer).setUint32(0, 1886286592, true);
+      return new Response(bytes, { headers: { 'X-Bpe-Table': '1', 'X-Bpe-Length': String(bytes.length) } });
+    })()""",
+}
+
+
+@pytest.mark.parametrize("damaged", DAMAGED)
+def test_a_damaged_snapshot_is_dropped_and_python_starts_afresh(served, profile, damaged):
     folder, url = served
     worker, _, _ = worker_config(folder)
     damage = profile.new_page()
     damage.goto(url + "favicon-none")  # any page of the site's origin
-    damage.evaluate("""async ([base, file]) => {
+    damage.evaluate("""async ([base, file, response]) => {
       const cache = await caches.open(`bpe-site ${new URL(base).pathname}`);
-      await cache.put(base + file, new Response('not a snapshot', { headers: { 'X-Bpe-Table': '1' } }));
-    }""", [url, snapshot_file(worker.name)])
+      await cache.put(base + file, eval(response));
+    }""", [url, snapshot_file(worker.name), DAMAGED[damaged]])
     damage.close()
     page, console, asked, errors = visit(profile, url)
     assert any(line.startswith(SNAPSHOT_UNUSABLE) for line in console), console
