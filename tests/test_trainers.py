@@ -66,6 +66,25 @@ def test_record_is_consistent_round_by_round(docs, config):
     assert final == [t.tokenizer.encode(doc) for doc in docs]
 
 
+@hsettings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abcZ", max_size=16), st.sampled_from(["ab", "aa", "ba", "bb"]), st.integers(1, 5))
+def test_merging_one_chunk_moves_exactly_the_windows_that_change(chunk, target, weight):
+    """`merge_chunk`'s delta is the weighted difference of the windows before and after, for
+    any number of matches, touching or overlapping ("aaaa") or not."""
+    from collections import Counter, defaultdict
+
+    from bpe.fast import merge_chunk
+    from bpe.sequence import pairs
+
+    delta = defaultdict(int)
+    merged, gained, replaced = merge_chunk(chunk, target, "T", weight, delta)
+    assert merged == chunk.replace(target, "T") and replaced == chunk.count(target)
+    expected = Counter(pairs(merged))
+    expected.subtract(pairs(chunk))
+    assert {p: n for p, n in delta.items() if n} == {p: n * weight for p, n in expected.items() if n}
+    assert sorted(gained) == sorted({p for p in pairs(merged) if "T" in p})
+
+
 def test_overlaps_are_counted_apart_from_replacements():
     t = bpe.train(["aaaaa"], bpe.Settings(pretokenizer="none", min_frequency=1, merges=1))
     assert (t.merges[0].count, t.merges[0].replacements) == (4, 2)
