@@ -84,6 +84,17 @@ class _Counts:
                 del count[pair]
 
 
+def _file(delta, where, held: list[int], moved: int, old: str, new: str) -> None:
+    """Chunks `held` (of total weight `moved`) each had one window `old` and now have `new`."""
+    delta[old] -= moved
+    delta[new] += moved
+    listed = where.get(new)
+    if listed is None:
+        where[new] = held  # the usual case, a pair never seen before: no copy
+    else:
+        listed.extend(held)
+
+
 def merge_chunk(chunk: str, pair: str, token: str, weight: int, delta: dict[str, int]) -> tuple[str, list[str], int]:
     """Replace `pair` in one chunk and record how every pair count changes.
 
@@ -236,13 +247,7 @@ def _merge_all(chunks, weights, listed, pair, token, delta, where, count) -> int
         chunks[i] = head + token + tail
     weight = weights.__getitem__
     for neighbour, held in before.items():
-        moved = sum(map(weight, held))
-        delta[neighbour + left] -= moved
-        delta[neighbour + token] += moved
-        where[neighbour + token].extend(held)
+        _file(delta, where, held, sum(map(weight, held)), neighbour + left, neighbour + token)
     for neighbour, held in after.items():
-        moved = sum(map(weight, held))
-        delta[right + neighbour] -= moved
-        delta[token + neighbour] += moved
-        where[token + neighbour].extend(held)
+        _file(delta, where, held, sum(map(weight, held)), right + neighbour, token + neighbour)
     return replaced if overlapping else count
