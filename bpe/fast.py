@@ -2,6 +2,8 @@
 
 - chunks are deduplicated and weighted by their count (done by `Corpus`);
 - `where` maps a pair to the chunks that may hold it, so a merge touches only those;
+- a chunk holding the pair once is filed under the tokens beside the match, and each of
+  those neighbours' windows moves once for all its chunks (see `_merge_all`);
 - the merged pair is gone from every chunk afterwards (a left-to-right pass leaves no
   window of it), so its count is dropped whole rather than tracked;
 - a heap orders pairs by (count, tie key), with lazy invalidation: a popped entry
@@ -217,10 +219,10 @@ def _merge_all(chunks, weights, listed, pair, token, delta, where, count) -> int
     >>> chunks, delta, where = ["xaby", "ab", "c", "xab"], defaultdict(int), defaultdict(list)
     >>> _merge_all(chunks, [2, 5, 1, 3], [0, 1, 2, 0, 3], "ab", "Z", delta, where, 10), chunks
     (10, ['xZy', 'Z', 'c', 'xZ'])
-    >>> _merge_all(["aaa", "aaaa"], [1, 1], [0, 1], "aa", "Z", defaultdict(int), defaultdict(list), 5)
-    3
     >>> dict(delta), dict(where)
     ({'xa': -5, 'xZ': 5, 'by': -2, 'Zy': 2}, {'xZ': [0, 3], 'Zy': [0]})
+    >>> _merge_all(["aaa", "aaaa"], [1, 1], [0, 1], "aa", "Z", defaultdict(int), defaultdict(list), 5)
+    3
     """
     left, right = pair
     overlapping = left == right

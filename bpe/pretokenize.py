@@ -44,7 +44,10 @@ def _finder(name: str, lone_spaces: bool = True) -> Callable[[str], list[str]]:
     rule: Pretokenizer = PRETOKENIZER.choose(name)
     if not rule.stand_ins:  # the pattern has no class that holds characters above U+FFFF
         return re.compile(rule.pattern(True)).findall
-    shape = _without_lone_spaces if not lone_spaces else _whitespace_last if rule.lone_spaces else _same
+    if not lone_spaces:
+        shape = _without_lone_spaces
+    else:
+        shape = _whitespace_last if rule.lone_spaces else _same
     ascii = re.compile(shape(_literal(rule.pattern(False, ascii=True)))).findall
 
     @functools.cache
@@ -84,6 +87,7 @@ def _literal(pattern: str) -> str:
 
 
 def _same(pattern: str) -> str:
+    """A pattern whose alternatives may compete, kept as it is."""
     return pattern
 
 
