@@ -879,11 +879,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, help=f"markdown file to write (default {OUTPUT.relative_to(ROOT)}, "
                                                     "not with --quick)")
     parser.add_argument("--profile", action="store_true", help="cProfile the fast trainer and stop")
-    parser.add_argument("--encoding-only", action="store_true",
-                        help="only encoding, worst cases and start-up (minutes, not an hour); print, do not write")
-    parser.add_argument("--training-only", action="store_true",
-                        help="only training beside rustbpe, bpeasy and tokenizers, 11 MB to 515 MB (about 15 "
-                             "minutes); print, do not write")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--encoding-only", action="store_true",
+                      help="only encoding, worst cases and start-up (minutes, not an hour); print, do not write")
+    only.add_argument("--training-only", action="store_true",
+                      help="only training beside rustbpe, bpeasy and tokenizers, 11 MB to 515 MB (about 15 "
+                           "minutes); print, do not write")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:

@@ -146,15 +146,11 @@ def _merge_once(chunk: str, at: int, pair: str, token: str, weight: int, delta: 
     """The common case, one match: the windows touching it change, nothing else."""
     before, after = chunk[at - 1:at] if at else "", chunk[at + 2:at + 3]
     delta[pair] -= weight
-    gained = []
+    gained: list[str] = []
     if before:
-        delta[before + pair[0]] -= weight
-        gained.append(before + token)
-        delta[before + token] += weight
+        _moved(delta, gained, before + pair[0], before + token, weight)
     if after:
-        delta[pair[1] + after] -= weight
-        gained.append(token + after)
-        delta[token + after] += weight
+        _moved(delta, gained, pair[1] + after, token + after, weight)
     return chunk[:at] + token + chunk[at + 2:], gained, 1
 
 
