@@ -27,9 +27,6 @@ from .settings import Settings
 
 #: Distinct chunks remembered per number of rounds before the cache starts over.
 CACHE_LIMIT = 100_000
-#: A merge whose token is used by more later merges than this looks at the token's
-#: neighbours instead of trying each of those merges (see `Tokenizer.merge`).
-FEW_USES = 24
 #: Chunks longer than this are cut where no token can span before merging (see `_cut`).
 LONG_CHUNK = 256
 #: Chunks shorter than this are merged by looking up all their pairs again after each merge,
@@ -44,14 +41,19 @@ STRETCH_LIMIT = 1 << 18
 LONG_STRETCH = 256
 
 
-def _beside(seq: str, token: str, ranks: dict[str, int]) -> set[int]:
-    """The ranks of the pairs that hold `token` in `seq`."""
+def _beside(seq: str, token: str) -> set[str]:
+    """The windows holding `token` in `seq`, each once; at an end of `seq`, the token alone
+    stands for the window that is not there (it is no pair, so no rank).
+
+    >>> sorted(_beside("xZyZZ", "Z"))
+    ['Z', 'ZZ', 'Zy', 'xZ', 'yZ']
+    """
     found, at = set(), seq.find(token)
     while at >= 0:
-        found.add(seq[at - 1:at + 1] if at else "")
+        found.add(seq[at - 1:at + 1] if at else token)
         found.add(seq[at:at + 2])
         at = seq.find(token, at + 1)
-    return {ranks[p] for p in found if p in ranks}
+    return found
 
 
 class TokenIdError(UserInputError):
@@ -70,14 +72,9 @@ class Tokenizer:
         lefts, rights = (list(side) for side in zip(*self.merges)) if self.merges else ([], [])
         self._pairs = list(map(operator.add, map(chr, lefts), map(chr, rights)))  # in C: a 100k file loads fast
         self._rank = dict(zip(self._pairs, range(len(self._pairs))))
-        self._uses: list[list[int]] = [[] for _ in self.merges]  # ranks of later merges using this merge's token
-        vocab, first, uses = self.vocab, self.first_merge_id, self._uses
-        for rank, left, right in zip(range(len(lefts)), lefts, rights):
+        vocab = self.vocab
+        for left, right in self.merges:
             vocab.append(vocab[left] + vocab[right])
-            if left >= first:
-                uses[left - first].append(rank)
-            if right >= first and right != left:
-                uses[right - first].append(rank)
         self._split = splitter(settings.pretokenizer)
         self._by_stretch = PRETOKENIZER.choose(settings.pretokenizer).lone_spaces
         self._cache: dict[int, _Chunks] = {}  # per number of rounds
@@ -100,11 +97,10 @@ class Tokenizer:
 
         A heap holds the ranks of the pairs present; each is applied to the whole
         chunk at once with `str.replace`, the same left-to-right pass training made.
-        Only pairs holding the new token can appear, so no rescan: the later merges
-        that use the token are tried, or, when there are many (thousands, for a
-        common token of a large vocabulary), the pairs beside its occurrences are
-        looked up instead. A long chunk is first cut where no token can ever span
-        (see `_cut`), so each merge pass runs over a short piece."""
+        Only pairs holding the new token can appear, so no rescan: the windows beside
+        the token are looked up (usually two, around its one occurrence), and a rank
+        popped a second time, or gone, is skipped. A long chunk is first cut where no
+        token can ever span (see `_cut`), so each merge pass runs over a short piece."""
         limit = len(self.merges) if rounds is None else rounds
         if len(seq) < 2 or not limit:
             return seq
@@ -120,19 +116,23 @@ class Tokenizer:
     def _merge(self, seq: str, limit: int) -> str:
         if len(seq) < SHORT_CHUNK:
             return self._scan(seq, limit)
-        ranks, all_pairs, uses, push = self._rank, self._pairs, self._uses, heapq.heappush
-        heap = [r for r in map(ranks.get, set(pairs(seq))) if r is not None and r < limit]
+        get, all_pairs, first, push = self._rank.get, self._pairs, self.first_merge_id, heapq.heappush
+        heap = [rank for rank in map(get, set(pairs(seq))) if rank is not None]
         heapq.heapify(heap)
         while heap:
             rank = heapq.heappop(heap)
+            if rank >= limit:
+                break  # the heap gives ranks in order: every merge left is a later one
             if all_pairs[rank] not in seq:
                 continue  # gone, or pushed twice
-            token = chr(self.first_merge_id + rank)
+            token = chr(first + rank)
             seq = seq.replace(all_pairs[rank], token)
-            later = uses[rank] if len(uses[rank]) <= FEW_USES else _beside(seq, token, ranks)
-            for next_rank in later:
-                if next_rank < limit and all_pairs[next_rank] in seq:
-                    push(heap, next_rank)
+            # The only new pairs are the windows beside the new token: usually it is there once.
+            head, _, tail = seq.partition(token)
+            beside = _beside(seq, token) if token in tail else (head[-1:] + token, token + tail[:1])
+            for rank in map(get, beside):
+                if rank is not None:
+                    push(heap, rank)
         return seq
 
     def _scan(self, seq: str, limit: int) -> str:

@@ -112,6 +112,25 @@ def test_short_chunks_merge_the_same_by_scanning(text, trained_on, rounds):
     assert tokenizer._scan(seq, limit) == by_heap
 
 
+def replay(tokenizer, seq, limit):
+    """A sequence after the first `limit` merges, each one left-to-right pass of `str.replace`."""
+    for rank in range(limit):
+        seq = seq.replace(tokenizer._pairs[rank], chr(tokenizer.first_merge_id + rank))
+    return seq
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet="aaab é", min_size=16, max_size=80), trained_on=st.text(alphabet="aaab é", max_size=300),
+       rounds=st.integers(0, 90))
+def test_the_heap_merges_as_a_replay_of_every_rule(text, trained_on, rounds):
+    """The heap (chunks from SHORT_CHUNK up) gives what replaying every merge in rank order gives,
+    at every round: a token made twice in a pass (its windows looked up around each place), a
+    rank pushed twice, and ranks from the round on (the heap stops at the first) included."""
+    tokenizer = bpe.train([trained_on], bpe.Settings(pretokenizer="none", min_frequency=1, merges=80)).tokenizer
+    seq, limit = tokenizer.alphabet.sequence(text), min(rounds, len(tokenizer.merges))
+    assert tokenizer._merge(seq, limit) == replay(tokenizer, seq, limit)
+
+
 def test_encode_at_a_round_uses_only_earlier_merges():
     t = bpe.train(["aaaa aaaa"], bpe.Settings(pretokenizer="none", min_frequency=1, merges=4))
     for k in range(5):
