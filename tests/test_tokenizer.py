@@ -121,14 +121,17 @@ def replay(tokenizer, seq, limit):
 
 @hsettings(max_examples=200, deadline=None)
 @given(text=st.text(alphabet="aaab é", min_size=16, max_size=80), trained_on=st.text(alphabet="aaab é", max_size=300),
-       rounds=st.integers(0, 90))
-def test_the_heap_merges_as_a_replay_of_every_rule(text, trained_on, rounds):
+       rounds=st.integers(0, 90), few_uses=st.sampled_from([0, 2, 24]))
+def test_the_heap_merges_as_a_replay_of_every_rule(text, trained_on, rounds, few_uses):
     """The heap (chunks from SHORT_CHUNK up) gives what replaying every merge in rank order gives,
-    at every round: a token made twice in a pass (its windows looked up around each place), a
-    rank pushed twice, and ranks from the round on (the heap stops at the first) included."""
+    at every round, whether a new token's later merges are tried or the windows beside it are
+    looked up (FEW_USES 0): a token made several times in a pass, side by side or at an end, a
+    rank pushed twice, and ranks from the round on included."""
     tokenizer = bpe.train([trained_on], bpe.Settings(pretokenizer="none", min_frequency=1, merges=80)).tokenizer
     seq, limit = tokenizer.alphabet.sequence(text), min(rounds, len(tokenizer.merges))
-    assert tokenizer._merge(seq, limit) == replay(tokenizer, seq, limit)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tokenizer_module, "FEW_USES", few_uses)
+        assert tokenizer._merge(seq, limit) == replay(tokenizer, seq, limit)
 
 
 def test_encode_at_a_round_uses_only_earlier_merges():
