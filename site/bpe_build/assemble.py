@@ -23,7 +23,7 @@ from .paths import (
 from .ship import page_loader, rename_hashed, ship_page, ship_worker_files, shipped_js
 from .snapshot import snapshot_functions
 from .trim import stdlib_left_out
-from .util import log, pins, tree_digest
+from .util import log, pins, step, tree_digest
 from .wheels import prepare_wheels, served_apart
 
 
@@ -57,7 +57,8 @@ def build(force: bool = False) -> Path:
     # same checkout may overlap.
     staging = Path(tempfile.mkdtemp(dir=CACHE, prefix="dist-staging-"))
     try:
-        assemble(staging, parts)
+        with step("assembling dist/ (bundles, gzip at level 9, cached by content)"):
+            assemble(staging, parts)
         _replace_dist(staging)
     finally:
         shutil.rmtree(staging, ignore_errors=True)

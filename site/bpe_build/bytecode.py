@@ -35,6 +35,7 @@ def precompile(pyodide_pkg: Path, archives: list[tuple[Path, str, str, bool]]) -
         with tempfile.NamedTemporaryFile("w", dir=out_root, prefix="jobs-", suffix=".json", delete=False) as handle:
             json.dump(jobs, handle)
         started = time.time()
+        log(f"precompiling {len(jobs)} archives to Python 3.12 bytecode, with Pyodide under Node ...")
         try:
             run("node", BUILD_ASSETS / "pyodide_tool.js", "precompile", pyodide_pkg, handle.name, cwd=ROOT)
         finally:

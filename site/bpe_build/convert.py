@@ -33,6 +33,7 @@ def convert_app() -> Path:
     out.mkdir(parents=True)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SITE), str(ROOT)]))
     started = time.time()
+    log("converting site/app.py with Panel's converter (the prerendered page) ...")
     run(VENV / "bin" / "panel", "convert", SITE / "app.py", "--to", "pyodide-worker", "--out", out,
         "--requirements", "bpe", cwd=SITE, env=env)
     log(f"converted site/app.py in {time.time() - started:.1f} s")

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from .paths import CACHE, PYTHON
-from .util import check_sha256, pins, run, sha256_file
+from .util import check_sha256, pins, run, sha256_file, step
 
 
 def fetch_pyodide() -> Path:
@@ -28,7 +28,8 @@ def fetch_npm(key: str) -> Path:
         return target
     if not tarball.exists() or sha256_file(tarball) != pin["sha256"]:
         npm_dir.mkdir(parents=True, exist_ok=True)
-        run("npm", "pack", pin["npm"], "--pack-destination", npm_dir, "--silent", stdout=subprocess.DEVNULL)
+        with step(f"npm pack {pin['npm']}"):
+            run("npm", "pack", pin["npm"], "--pack-destination", npm_dir, "--silent", stdout=subprocess.DEVNULL)
     check_sha256(tarball, pin["sha256"])
     shutil.rmtree(target, ignore_errors=True)
     unpacking = CACHE / f"{key}-tmp"
@@ -71,8 +72,9 @@ def pip_download(entries: list[tuple[str, str, str]], *options: str) -> None:
             for req, _, digest in missing:
                 handle.write(f"{req} --hash=sha256:{digest}\n")
         try:
-            run(PYTHON, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps",
-                "--require-hashes", "-d", pypi, *options, "-r", handle.name)
+            with step(f"pip download {len(missing)} pinned files: {', '.join(req for req, _, _ in missing)}"):
+                run(PYTHON, "-m", "pip", "download", "--disable-pip-version-check", "--progress-bar", "off",
+                    "--no-deps", "--require-hashes", "-d", pypi, *options, "-r", handle.name)
         finally:
             os.unlink(handle.name)
     for _, name, digest in entries:
@@ -88,5 +90,9 @@ def fetch_pypi() -> None:
     pip_download([(f"{name}=={pin['version']}", pin["file"], pin["sha256"]) for name, pin in p["pure_wheels"].items()],
                  "--only-binary=:all:", "--platform", "any", "--python-version", "3.12",
                  "--implementation", "py", "--abi", "none")
-    pip_download([(f"{name}=={pin['version']}", pin["file"], pin["sha256"]) for name, pin in p["pure_sdists"].items()],
-                 "--no-binary=:all:")
+    # Only these two must come as sources (wheels.py rebuilds them as pure wheels). Naming them,
+    # not :all:, lets pip take their build tools (Cython among them) as wheels: with :all: it
+    # compiled those from source first, for minutes.
+    sdists = p["pure_sdists"]
+    pip_download([(f"{name}=={pin['version']}", pin["file"], pin["sha256"]) for name, pin in sdists.items()],
+                 "--no-binary=" + ",".join(sdists))

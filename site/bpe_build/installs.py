@@ -6,7 +6,7 @@ import venv
 
 from .fetch import fetch_npm, node_modules
 from .paths import CHROMIUM, PYTHON, ROOT, VENV
-from .util import pins, run, sha256_bytes
+from .util import pins, run, sha256_bytes, step
 
 
 def ensure_venv() -> None:
@@ -16,7 +16,10 @@ def ensure_venv() -> None:
 
 
 def pip_install(*requirements: str) -> None:
-    run(PYTHON, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *requirements)
+    # Not --quiet: pip's "Collecting ..." and "Installing collected packages" lines are the progress
+    # of the longest silent minute a fresh set-up had.
+    with step(f"pip install into .venv: {' '.join(r for r in requirements if r != '-e')}"):
+        run(PYTHON, "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off", *requirements)
 
 
 def pip_install_once(requirements: list[str], also_covers: tuple[str, ...] = ()) -> None:
@@ -62,5 +65,8 @@ def ensure_chromium() -> None:
     if os.geteuid() != 0:
         raise SystemExit("Debian's chromium is missing and we are not root: apt-get install -y chromium")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    run("apt-get", "update", "-q", env=env)
-    run("apt-get", "install", "-y", "-q", "chromium", env=env)
+    with step("installing Debian's chromium (apt-get)"):
+        run("apt-get", "update", "-q", env=env)
+        # Without the desktop's recommends (printing, power, notifications, GL drivers: a headless
+        # browser that runs with --disable-gpu uses none), but with the fonts the page is drawn in.
+        run("apt-get", "install", "-y", "-q", "--no-install-recommends", "chromium", "fonts-liberation", env=env)

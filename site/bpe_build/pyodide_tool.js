@@ -60,10 +60,11 @@ def rewrite(src, dst, prefix, keep_source):
 
 def run(jobs_json):
     total = 0
-    for job in json.loads(jobs_json):
+    jobs = json.loads(jobs_json)
+    for number, job in enumerate(jobs, 1):
         prefix = job.get("prefix") or (STDLIB if job["kind"] == "stdlib" else SITE)
         n = rewrite("/host" + job["src"], "/host" + job["dst"], prefix, job.get("keep_source", False))
-        print(f"  {job['dst'].rsplit('/', 1)[-1]}: {n} modules")
+        print(f"  precompiled {number} of {len(jobs)} archives: {job['dst'].rsplit('/', 1)[-1]}, {n} modules", flush=True)
         total += n
     return total
 `;

@@ -1,11 +1,13 @@
 """Small helpers every step uses: running commands, hashing files, the pins."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import re
 import subprocess
+import time
 from pathlib import Path
 
 from .paths import PINS_FILE, ROOT
@@ -19,6 +21,22 @@ def run(*command: str | Path, **kwargs) -> subprocess.CompletedProcess:
 
 def log(message: str) -> None:
     print(f"[build] {message}", flush=True)
+
+
+@contextlib.contextmanager
+def step(what: str):
+    """Say what the build is doing before it starts, and how long it took once done, so that no
+    step of a fresh build is silent.
+
+    >>> with step("nothing"):
+    ...     pass  # doctest: +ELLIPSIS
+    [build] nothing ...
+    [build] nothing: done in 0.0 s
+    """
+    log(f"{what} ...")
+    started = time.monotonic()
+    yield
+    log(f"{what}: done in {time.monotonic() - started:.1f} s")
 
 
 def sha256_bytes(data: bytes) -> str:

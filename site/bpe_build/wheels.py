@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .patches import PANEL_PATCHES
 from .paths import CACHE, PINS_FILE, ROOT
-from .util import normalize, pins, sha256_bytes, tree_digest
+from .util import normalize, pins, sha256_bytes, step, tree_digest
 
 
 def wheel_bytes(files: dict[str, bytes], dist: str, version: str, requires: list[str] = (),
@@ -102,13 +102,14 @@ def prepare_wheels(pyodide_pkg: Path) -> dict[str, Path]:
     bpe_dir = CACHE / "wheels" / "bpe"
     bpe_dir.mkdir(parents=True, exist_ok=True)
     if not (out_dir / ".done").exists():
-        shutil.rmtree(out_dir, ignore_errors=True)
-        out_dir.mkdir(parents=True)
-        _official_wasm_wheels(pyodide_pkg, out_dir)
-        _slim_pure_wheels(out_dir)
-        for name, pin in pins()["pure_sdists"].items():  # pure-Python fallbacks for PyYAML and MarkupSafe
-            build_pure_sdist_wheel(name, pin, out_dir)
-        (out_dir / ".done").write_text("")
+        with step("slimming the browser's wheels"):
+            shutil.rmtree(out_dir, ignore_errors=True)
+            out_dir.mkdir(parents=True)
+            _official_wasm_wheels(pyodide_pkg, out_dir)
+            _slim_pure_wheels(out_dir)
+            for name, pin in pins()["pure_sdists"].items():  # pure-Python fallbacks for PyYAML and MarkupSafe
+                build_pure_sdist_wheel(name, pin, out_dir)
+            (out_dir / ".done").write_text("")
     wheels = {normalize(path.name.split("-")[0]): path for path in sorted(out_dir.glob("*.whl"))}
     bpe = build_bpe_wheel(bpe_dir)
     wheels[normalize(bpe.name.split("-")[0])] = bpe
