@@ -10,6 +10,7 @@ site/bpe_build/pins.json; downloads and intermediate products are cached under .
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 
 from .assemble import build
@@ -37,8 +38,23 @@ def command_serve(args: argparse.Namespace) -> int:
 def command_test(args: argparse.Namespace) -> int:
     setup_tests()
     build()
-    result = subprocess.run([str(PYTHON), "-m", "pytest", *args.pytest_args], cwd=ROOT)
+    result = subprocess.run([str(PYTHON), "-m", "pytest", *parallel(args.pytest_args), *args.pytest_args], cwd=ROOT)
     return result.returncode
+
+
+def parallel(pytest_args: list[str]) -> list[str]:
+    """Two pytest-xdist workers, the browser tests on one and the CPython tests on the other
+    (tests/browser/conftest.py groups them), unless the caller chose (-n, -p no:xdist) or has one core.
+
+    >>> parallel([]) == (["-n", "2", "--dist", "loadgroup"] if (os.cpu_count() or 1) > 1 else [])
+    True
+    >>> parallel(["-n", "0"]), parallel(["-p", "no:xdist"])
+    ([], [])
+    """
+    chose = any(arg == "-n" or arg.startswith(("-n", "--numprocesses", "--dist")) for arg in pytest_args)
+    if chose or "no:xdist" in pytest_args or (os.cpu_count() or 1) < 2:
+        return []
+    return ["-n", "2", "--dist", "loadgroup"]
 
 
 def main(argv: list[str] | None = None) -> int:

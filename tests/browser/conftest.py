@@ -6,6 +6,7 @@ Fixtures:
     app        a fresh page (new browser context, so a cold cache) that records every request the page and
                its worker make, console errors and HTTP errors; `app.open()` loads the site and waits until
                the worker has rendered the document
+    module_app (module) the same, opened once and shared by a module's tests
 
 With BPE_TEST_VISIT=second in the environment, every page visits the site once before the test's
 own visit, so that the tests run on a second visit: from the Cache API and the memory snapshot of
@@ -130,7 +131,23 @@ class AppPage:
 
 @pytest.fixture
 def app(page, site_url):
-    recorder = AppPage(page=page, url=site_url)
+    yield recording(page, site_url)
+
+
+@pytest.fixture(scope="module")
+def module_app(browser, site_url):
+    """One page for a whole module, opened once (a page load is most of a browser test's time):
+    for tests that each drive the page on from where the last left it."""
+    context = browser.new_context()
+    recorder = recording(context.new_page(), site_url)
+    recorder.open()
+    yield recorder
+    context.close()
+
+
+def recording(page, url: str) -> AppPage:
+    """An AppPage for `page` that records its requests, HTTP errors, page errors and console."""
+    recorder = AppPage(page=page, url=url)
     page.on("request", lambda request: recorder.requests.append(request.url))
     page.on("response", lambda response: response.status >= 400
             and recorder.errors.append(f"HTTP {response.status} {response.url}"))
@@ -143,10 +160,21 @@ def app(page, site_url):
 
     page.on("console", on_console)
     page.set_default_timeout(30_000)
-    yield recorder
+    return recorder
 
 
 def pytest_configure(config):
     # pytest-playwright's base_url fixture trips a pytest 9 deprecation; not ours to fix.
     config.addinivalue_line(
         "filterwarnings", "ignore:Session-scoped fixtures defined as instance methods:pytest.PytestRemovedIn10Warning")
+
+
+def pytest_collection_modifyitems(items):
+    """Under `build.py test` (pytest-xdist, `--dist loadgroup`), the browser tests run one after
+    another on one worker and the CPython tests on the other. Two browsers at once only share the
+    same two cores (measured: 366 s against 424 s in turn, with every browser step twice as
+    slow); one browser beside the CPython tests overlaps those 70 s instead."""
+    browser_dir = Path(__file__).resolve().parent
+    for item in items:
+        group = "browser" if browser_dir in Path(item.fspath).resolve().parents else "cpython"
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -1,5 +1,7 @@
 """Your own tokenizer file in the built site: the page's own Hugging Face download, uploaded
-again, becomes a comparison; a broken file leaves the view as it was."""
+again, becomes a comparison; a broken file leaves the view as it was.
+
+One page for the module: each test uploads over what the one before left, as a user would."""
 from __future__ import annotations
 
 import json
@@ -22,8 +24,8 @@ def choose_code(page) -> None:
     expect(page.locator(".bpe-caption").first).to_contain_text("of 100")
 
 
-def test_the_pages_own_export_uploaded_again_is_compared(app, tmp_path: Path):
-    app.open()
+def test_the_pages_own_export_uploaded_again_is_compared(module_app, tmp_path: Path):
+    app = module_app
     page = app.page
     choose_code(page)
     with page.expect_download(timeout=30_000) as download:
@@ -56,8 +58,8 @@ def test_the_pages_own_export_uploaded_again_is_compared(app, tmp_path: Path):
     assert not app.errors, app.errors
 
 
-def test_a_broken_upload_leaves_the_view_unchanged(app, tmp_path: Path):
-    app.open()
+def test_a_broken_upload_leaves_the_view_unchanged(module_app, tmp_path: Path):
+    app = module_app
     page = app.page
     choose_code(page)
     page.locator(".compare-select select").first.select_option(label="GPT-4's cl100k_base")
@@ -78,12 +80,12 @@ def test_a_broken_upload_leaves_the_view_unchanged(app, tmp_path: Path):
 HOSTILE = '<img src=x onerror="window.__xss=1">'
 
 
-def test_tokens_holding_html_show_as_text(app, tmp_path: Path):
+def test_tokens_holding_html_show_as_text(module_app, tmp_path: Path):
     """A file whose merges make markup-like tokens, named like markup too: shown as text, run never."""
     tokenizer = bpe.train([HOSTILE * 4], bpe.Settings(pretokenizer="none", merges=60, min_frequency=2)).tokenizer
     hostile = tmp_path / "<img src=x onerror=window.__xss=2>.json"
     hostile.write_text(to_hf_json(tokenizer), encoding="utf-8")
-    app.open()
+    app = module_app
     page = app.page
     page.locator(".tokenizer-upload input[type=file]").first.set_input_files(str(hostile))
     expect(page.locator(".bpe-compare .bpe-heading").first).to_have_text(hostile.name)
