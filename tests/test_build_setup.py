@@ -3,6 +3,7 @@ every long step prints, how the tests are spread over the cores."""
 from __future__ import annotations
 
 import doctest
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,14 @@ from bpe_build import cli, fetch, util
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("module", [cli, util])
+def plugin(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "plugins" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("module", [cli, util, plugin("one_browser")], ids=["cli", "util", "one_browser"])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
@@ -47,26 +55,32 @@ def test_a_failing_step_is_not_reported_done(capsys):
     assert capsys.readouterr().out.splitlines() == ["[build] breaking ..."]
 
 
-def test_the_browser_tests_share_one_worker_and_the_rest_the_other():
-    """`--dist loadgroup` keeps each group on one worker: browser tests never run two at a time."""
-    listing = subprocess.run([sys.executable, "-c", MARKS_SCRIPT], cwd=ROOT, capture_output=True, text=True,
-                             check=True).stdout
-    groups = dict(line.split(" ")[1:] for line in listing.splitlines() if line.startswith("GROUP "))
-    assert any("tests/browser/" in test for test in groups) and any("tests/browser/" not in test for test in groups)
-    assert all(group == ("browser" if test.startswith("tests/browser/") else "cpython")
-               for test, group in groups.items()), groups
+def test_the_browser_tests_run_on_one_worker_one_at_a_time(tmp_path):
+    """A small suite laid out like ours, run as `build.py test` runs pytest: every test under
+    tests/browser/ on the same worker, the other modules on either."""
+    modules = [*(f"tests/browser/test_{name}.py" for name in "abcd"), "tests/test_e.py", "tests/test_f.py"]
+    for module in modules:
+        (tmp_path / module).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / module).write_text(WHERE_TESTS_RUN.replace("MODULE", module))
+    options, env = cli.parallel([])
+    if not options:
+        pytest.skip("one core: build.py test runs pytest without workers")
+    done = subprocess.run([sys.executable, "-m", "pytest", *options, "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+                           "--rootdir", str(tmp_path), "tests"], cwd=tmp_path, capture_output=True, text=True,
+                          env={**env, "RAN_FILE": str(tmp_path / "ran.txt")})
+    assert done.returncode == 0, done.stdout + done.stderr
+    ran = dict(line.split() for line in (tmp_path / "ran.txt").read_text().splitlines())
+    assert len(ran) == len(modules) * 3
+    assert len({worker for test, worker in ran.items() if test.startswith("tests/browser/")}) == 1, ran
 
 
-#: Collects a browser test file and this one, and prints each test's xdist_group.
-MARKS_SCRIPT = """
+#: Three tests a module, each noting which worker ran it.
+WHERE_TESTS_RUN = """
+import os
 import pytest
 
-class Groups:
-    def pytest_collection_finish(self, session):
-        for item in session.items:
-            mark = item.get_closest_marker("xdist_group")
-            print("GROUP", item.nodeid, mark.args[0] if mark else "none")
-
-pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-             "tests/browser/test_site.py", "tests/test_build_setup.py"], plugins=[Groups()])
+@pytest.mark.parametrize("n", range(3))
+def test_n(n):
+    with open(os.environ["RAN_FILE"], "a") as out:
+        out.write(f"MODULE::{n} {os.environ['PYTEST_XDIST_WORKER']}\\n")
 """

@@ -38,23 +38,27 @@ def command_serve(args: argparse.Namespace) -> int:
 def command_test(args: argparse.Namespace) -> int:
     setup_tests()
     build()
-    result = subprocess.run([str(PYTHON), "-m", "pytest", *parallel(args.pytest_args), *args.pytest_args], cwd=ROOT)
+    options, env = parallel(args.pytest_args)
+    result = subprocess.run([str(PYTHON), "-m", "pytest", *options, *args.pytest_args], cwd=ROOT, env=env)
     return result.returncode
 
 
-def parallel(pytest_args: list[str]) -> list[str]:
-    """Two pytest-xdist workers, the browser tests on one and the CPython tests on the other
-    (tests/browser/conftest.py groups them), unless the caller chose (-n, -p no:xdist) or has one core.
+def parallel(pytest_args: list[str]) -> tuple[list[str], dict | None]:
+    """pytest's options and environment for two pytest-xdist workers: the browser tests on one,
+    one at a time, and the CPython tests spread over both (tests/plugins/one_browser.py); none
+    if the caller chose (-n, --dist, -p no:xdist) or the machine has one core.
 
-    >>> parallel([]) == (["-n", "2", "--dist", "loadgroup"] if (os.cpu_count() or 1) > 1 else [])
+    >>> parallel([])[0] == (["-n", "2", "-p", "one_browser"] if (os.cpu_count() or 1) > 1 else [])
     True
     >>> parallel(["-n", "0"]), parallel(["-p", "no:xdist"])
-    ([], [])
+    (([], None), ([], None))
     """
-    chose = any(arg == "-n" or arg.startswith(("-n", "--numprocesses", "--dist")) for arg in pytest_args)
+    chose = any(arg.startswith(("-n", "--numprocesses", "--dist")) for arg in pytest_args)
     if chose or "no:xdist" in pytest_args or (os.cpu_count() or 1) < 2:
-        return []
-    return ["-n", "2", "--dist", "loadgroup"]
+        return [], None
+    plugins = str(ROOT / "tests" / "plugins")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [plugins, os.environ.get("PYTHONPATH")])))
+    return ["-n", "2", "-p", "one_browser"], env
 
 
 def main(argv: list[str] | None = None) -> int:

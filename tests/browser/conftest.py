@@ -168,13 +168,3 @@ def pytest_configure(config):
     config.addinivalue_line(
         "filterwarnings", "ignore:Session-scoped fixtures defined as instance methods:pytest.PytestRemovedIn10Warning")
 
-
-def pytest_collection_modifyitems(items):
-    """Under `build.py test` (pytest-xdist, `--dist loadgroup`), the browser tests run one after
-    another on one worker and the CPython tests on the other. Two browsers at once only share the
-    same two cores (measured: 366 s against 424 s in turn, with every browser step twice as
-    slow); one browser beside the CPython tests overlaps those 70 s instead."""
-    browser_dir = Path(__file__).resolve().parent
-    for item in items:
-        group = "browser" if browser_dir in Path(item.fspath).resolve().parents else "cpython"
-        item.add_marker(pytest.mark.xdist_group(group))
