@@ -1,11 +1,8 @@
-"""Set-up and build steps a fresh machine pays for (issue 24): what is built from source, what
-every long step prints, how the tests are spread over the cores."""
+"""Set-up and build steps a fresh machine pays for (issue 24): what is built from source, and what
+every long step prints."""
 from __future__ import annotations
 
 import doctest
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,14 +11,7 @@ from bpe_build import cli, fetch, util
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def plugin(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "plugins" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.mark.parametrize("module", [cli, util, plugin("one_browser")], ids=["cli", "util", "one_browser"])
+@pytest.mark.parametrize("module", [cli, util], ids=["cli", "util"])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
@@ -53,36 +43,3 @@ def test_a_failing_step_is_not_reported_done(capsys):
         with util.step("breaking"):
             raise RuntimeError("no")
     assert capsys.readouterr().out.splitlines() == ["[build] breaking ..."]
-
-
-def test_the_browser_tests_run_on_one_worker_one_at_a_time(tmp_path):
-    """A small suite laid out like ours, run as `build.py test` runs pytest: every test under
-    tests/browser/ on one worker, every other test on the other."""
-    modules = [*(f"tests/browser/test_{name}.py" for name in "abcd"), "tests/test_e.py", "tests/test_f.py"]
-    for module in modules:
-        (tmp_path / module).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / module).write_text(WHERE_TESTS_RUN.replace("MODULE", module))
-    options, env = cli.parallel([])
-    if not options:
-        pytest.skip("one core: build.py test runs pytest without workers")
-    done = subprocess.run([sys.executable, "-m", "pytest", *options, "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-                           "--rootdir", str(tmp_path), "tests"], cwd=tmp_path, capture_output=True, text=True,
-                          env={**env, "RAN_FILE": str(tmp_path / "ran.txt")})
-    assert done.returncode == 0, done.stdout + done.stderr
-    ran = dict(line.split() for line in (tmp_path / "ran.txt").read_text().splitlines())
-    assert len(ran) == len(modules) * 3
-    browser = {worker for test, worker in ran.items() if test.startswith("tests/browser/")}
-    others = {worker for test, worker in ran.items() if not test.startswith("tests/browser/")}
-    assert len(browser) == 1 and others.isdisjoint(browser), ran
-
-
-#: Three tests a module, each noting which worker ran it.
-WHERE_TESTS_RUN = """
-import os
-import pytest
-
-@pytest.mark.parametrize("n", range(3))
-def test_n(n):
-    with open(os.environ["RAN_FILE"], "a") as out:
-        out.write(f"MODULE::{n} {os.environ['PYTEST_XDIST_WORKER']}\\n")
-"""

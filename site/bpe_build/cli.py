@@ -10,7 +10,6 @@ site/bpe_build/pins.json; downloads and intermediate products are cached under .
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 
 from .assemble import build
@@ -38,27 +37,10 @@ def command_serve(args: argparse.Namespace) -> int:
 def command_test(args: argparse.Namespace) -> int:
     setup_tests()
     build()
-    options, env = parallel(args.pytest_args)
-    result = subprocess.run([str(PYTHON), "-m", "pytest", *options, *args.pytest_args], cwd=ROOT, env=env)
+    # One process: on two cores, two pytest-xdist workers measured slower (516-584 s against
+    # 424 s), since the browser tests alone keep more than one core busy (docs/benchmarks.md).
+    result = subprocess.run([str(PYTHON), "-m", "pytest", *args.pytest_args], cwd=ROOT)
     return result.returncode
-
-
-def parallel(pytest_args: list[str]) -> tuple[list[str], dict | None]:
-    """pytest's options and environment for two pytest-xdist workers: the browser tests on one,
-    one at a time, and the CPython tests spread over both (tests/plugins/one_browser.py); none
-    if the caller chose (-n, --dist, -p no:xdist) or the machine has one core.
-
-    >>> parallel([])[0] == (["-n", "2", "-p", "one_browser"] if (os.cpu_count() or 1) > 1 else [])
-    True
-    >>> parallel(["-n", "0"]), parallel(["-p", "no:xdist"])
-    (([], None), ([], None))
-    """
-    chose = any(arg.startswith(("-n", "--numprocesses", "--dist")) for arg in pytest_args)
-    if chose or "no:xdist" in pytest_args or (os.cpu_count() or 1) < 2:
-        return [], None
-    plugins = str(ROOT / "tests" / "plugins")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [plugins, os.environ.get("PYTHONPATH")])))
-    return ["-n", "2", "-p", "one_browser"], env
 
 
 def main(argv: list[str] | None = None) -> int:
