@@ -12,7 +12,8 @@ pytest.importorskip("panel")
 import bpe  # noqa: E402
 from bpe import difference  # noqa: E402
 from bpe.presets import PRESETS  # noqa: E402
-from bpe_app import b_settings_view, chart_view, corpus_view, difference_view, encoder_view, inspector_view, share  # noqa: E402
+from bpe_app import b_settings_view, chart_view, difference_view, inspector_view, share  # noqa: E402
+from bpe_app.panes import corpus, encoding  # noqa: E402
 from bpe_app.difference_view import difference_html  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 
@@ -30,7 +31,7 @@ def explainer() -> AppState:
     return state
 
 
-@pytest.mark.parametrize("module", [b_settings_view, encoder_view, difference_view])
+@pytest.mark.parametrize("module", [b_settings_view, encoding, difference_view])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
@@ -55,8 +56,8 @@ def test_b_settings_are_made_when_b_is_first_on_and_then_kept():
 def test_no_b_until_asked():
     state = AppState(preset="explainer")
     assert state.training_b is None and state.rounds_b == 0
-    assert difference_html(state.training, None, 3) == "" and encoder_view.b_encoding_html(state.training, None, "x", 3) == ""
-    assert corpus_view.corpus_html(state.training, 3, None) == corpus_view.corpus_html(state.training, 3)
+    assert difference_html(state.training, None, 3) == "" and encoding.b_encoding_html(state.training, None, "x", 3) == ""
+    assert corpus.corpus_html(state.training, 3, None) == corpus.corpus_html(state.training, 3)
     assert "bpe-line-b" not in chart_view.chart_svg(state.training, 3, None)
 
 
@@ -103,7 +104,7 @@ def test_a_copy_of_a_differs_nowhere():
 
 
 def test_corpus_rows_show_both(explainer):
-    page = corpus_view.corpus_html(explainer.training, 2, explainer.training_b)
+    page = corpus.corpus_html(explainer.training, 2, explainer.training_b)
     pairs = re.findall(r'<div class="bpe-pair">(.*?)</div></div>', page)
     assert len(pairs) == 7  # the explainer's seven distinct words
     a_chips = re.findall(r'<div class="bpe-row bpe-side-a">(.*?)</div>', page)[0]
@@ -114,7 +115,7 @@ def test_corpus_rows_show_both(explainer):
 
 
 def test_the_encoder_counts_both(explainer):
-    page = encoder_view.b_encoding_html(explainer.training, explainer.training_b, "walking", 1)
+    page = encoding.b_encoding_html(explainer.training, explainer.training_b, "walking", 1)
     counts = re.findall(r'<td>([AB]) after round (\d+)</td><td class="bpe-num">(\d+)</td>', page)
     expected = [("A", "1", str(len(explainer.training.tokenizer.encode("walking", rounds=1)))),
                 ("B", "1", str(len(explainer.training_b.tokenizer.encode("walking", rounds=1))))]
@@ -163,7 +164,7 @@ def test_hostile_corpus_text_stays_text_in_both_rows():
     state = AppState(preset="explainer")
     state.corpus_text = HOSTILE
     state.compare_b = True
-    page = corpus_view.corpus_html(state.training, state.rounds, state.training_b)
+    page = corpus.corpus_html(state.training, state.rounds, state.training_b)
     assert "<img" not in page and "<script" not in page
     assert "<script" not in difference_html(state.training, state.training_b, state.rounds)
 

@@ -11,8 +11,9 @@ import pytest
 import bpe
 from bpe import real
 from bpe.presets import PRESETS
-from bpe_app import actions, chips, corpus_view, inspector_view, settings_view, stepper_view, vocabulary_view
+from bpe_app import actions, chips, inspector_view, settings_view, stepper_view, vocabulary_view
 from bpe_app.actions import Actions
+from bpe_app.panes import corpus
 from bpe_app.state import AppState
 
 
@@ -20,7 +21,7 @@ def text_of(fragment: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", fragment))
 
 
-@pytest.mark.parametrize("module", [actions, chips, corpus_view, inspector_view, settings_view, stepper_view,
+@pytest.mark.parametrize("module", [actions, chips, corpus, inspector_view, settings_view, stepper_view,
                                     vocabulary_view])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
@@ -95,7 +96,7 @@ def test_the_vocabulary_of_a_real_tokenizer_is_searchable():
 def test_a_split_character_is_boxed_with_its_character():
     state = AppState(preset="octlm")  # bytes
     state.round = 0
-    from bpe_app.encoder_view import encoding_html
+    from bpe_app.panes.encoding import encoding_html
     page = encoding_html(state.training, "東京", 0)
     assert re.findall(r'<span class="bpe-split-char">(.*?)</span>', page) == ["東", "京"]
     assert 'title="東: 3 bytes over 3 tokens"' in page

@@ -17,10 +17,8 @@ SITE = Path(__file__).resolve().parent.parent / "site"  # on pytest's path (pypr
 import bpe  # noqa: E402
 import bpe.files  # noqa: E402
 from bpe.presets import PRESETS  # noqa: E402
-from bpe_app import (  # noqa: E402
-    candidates_view, chart_view, chips, corpus_view, documents, downloads, encoder_view, inputs, link_fields, message_view,
-    scrubber, state, wording,
-)
+from bpe_app import chart_view, chips, documents, downloads, encoder_view, inputs, link_fields, message_view, state, wording  # noqa: E402
+from bpe_app.panes import caption, candidates, corpus, encoding  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 import panel as pn  # noqa: E402
 
@@ -48,7 +46,7 @@ def rows_of(table_html: str) -> list[str]:
     return re.findall(r"<tr[^>]*>.*?</tr>", table_html.split("<tbody>")[1])
 
 
-@pytest.mark.parametrize("module", [chips, documents, wording, chart_view, state, scrubber, inputs, link_fields])
+@pytest.mark.parametrize("module", [chips, documents, wording, chart_view, state, caption, encoding, inputs, link_fields])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
@@ -59,7 +57,7 @@ def test_corpus_shows_each_distinct_document_once_with_all_its_chips(app_state):
     training = app_state.training
     for rounds in (0, 1, app_state.rounds):
         app_state.round = rounds
-        page = corpus_view.corpus_html(training, app_state.round)
+        page = corpus.corpus_html(training, app_state.round)
         lengths: dict[tuple, int] = {}
         for chunks, tokens in zip(training.corpus.documents, training.documents(rounds)):
             lengths.setdefault(tuple(chunks), len(tokens))
@@ -71,71 +69,71 @@ def test_corpus_shows_each_distinct_document_once_with_all_its_chips(app_state):
 def test_chips_of_the_selected_rounds_merge_are_highlighted(app_state):
     app_state.round = 2
     merge = app_state.training.merges[1]
-    page = corpus_view.corpus_html(app_state.training, app_state.round)
+    page = corpus.corpus_html(app_state.training, app_state.round)
     new = re.findall(r'class="bpe-chip bpe-new" data-id="(\d+)"', page)
     assert new and set(new) == {str(merge.id)}
-    assert "bpe-new" not in corpus_view.corpus_html(app_state.training, 0)
+    assert "bpe-new" not in corpus.corpus_html(app_state.training, 0)
 
 
 def test_repeated_documents_show_once_with_their_count():
     training = bpe.train(["walk", "walk", "talk", "walk"], bpe.Settings(merges=2, min_frequency=1))
-    page = corpus_view.corpus_html(training, 0)
+    page = corpus.corpus_html(training, 0)
     assert page.count('class="bpe-row"') == 2
     assert ">×3<" in page and "3 distinct" not in page and "4 documents, 2 distinct" in page
 
 
 def test_a_long_corpus_shows_its_first_rows_and_counts_the_rest():
-    words = [f"w{i}" for i in range(corpus_view.ROW_LIMIT + 30)]
+    words = [f"w{i}" for i in range(corpus.ROW_LIMIT + 30)]
     training = bpe.train(words, bpe.Settings(merges=1, min_frequency=1))
-    page = corpus_view.corpus_html(training, 1)
-    assert page.count('class="bpe-row"') == corpus_view.ROW_LIMIT
+    page = corpus.corpus_html(training, 1)
+    assert page.count('class="bpe-row"') == corpus.ROW_LIMIT
     assert "30 more distinct documents" in page
 
 
 def test_a_huge_document_is_cut_at_the_chip_limit():
     training = bpe.train(["ab " * 3000], bpe.Settings(merges=1, pretokenizer="none"))
-    page = corpus_view.corpus_html(training, 0)
-    assert len(chip_ids(page)) == corpus_view.CHIP_LIMIT
-    assert f"{9000 - corpus_view.CHIP_LIMIT:,} more tokens" in page
+    page = corpus.corpus_html(training, 0)
+    assert len(chip_ids(page)) == corpus.CHIP_LIMIT
+    assert f"{9000 - corpus.CHIP_LIMIT:,} more tokens" in page
 
 
 # --- the candidate pairs ---------------------------------------------------------------------
 
 def test_round_zero_shows_round_ones_table_as_next_with_nothing_chosen_yet(app_state):
-    page = candidates_view.candidates_html(app_state.training, 0)
+    page = candidates.candidates_html(app_state.training, 0)
     assert "Before any merge: round 1 will choose from" in page
     assert "★" not in page and "bpe-winner" not in page and "bpe-new" not in page  # round 1 differs: it chose
     first = app_state.training.merges[0]
     (upcoming,) = [row for row in rows_of(page) if "bpe-next" in row]
     assert chip_ids(upcoming) == [str(first.left), str(first.right)]
-    chosen = candidates_view.candidates_html(app_state.training, 1)
+    chosen = candidates.candidates_html(app_state.training, 1)
     assert chosen.count("★") == 1 and chosen != page
 
 
 def test_candidate_rows_are_capped_and_the_rest_counted():
     training = bpe.train(["".join(chr(0x4E00 + i) for i in range(200))], bpe.Settings(merges=1, min_frequency=1))
-    page = candidates_view.candidates_html(training, 1)
+    page = candidates.candidates_html(training, 1)
     table = training.candidates(1)
     rows = rows_of(page)
-    assert len(rows) == candidates_view.ROW_LIMIT + 1
-    assert f"{len(table) - candidates_view.ROW_LIMIT} more pairs" in rows[-1]
+    assert len(rows) == candidates.ROW_LIMIT + 1
+    assert f"{len(table) - candidates.ROW_LIMIT} more pairs" in rows[-1]
 
 
 def test_ties_are_marked_and_explained():
     training = bpe.train(PRESETS["from-scratch"].documents, PRESETS["from-scratch"].settings)
     assert training.merges[1].ties == 2  # (t, h) and (h, e) both occur 10 times
-    page = candidates_view.candidates_html(training, 2)
+    page = candidates.candidates_html(training, 2)
     tied = [row for row in rows_of(page) if "bpe-tied" in row]
     assert len(tied) == 2 and "bpe-winner" in tied[0] and "★" in tied[0]
     assert "2 pairs tied at 10; [t][h] wins: largest text" in as_chips(page)
     smallest = bpe.train(["abcd"], bpe.Settings(pretokenizer="none", min_frequency=1, merges=1))
-    assert "3 pairs tied at 1; [a][b] wins: smallest ids" in as_chips(candidates_view.tie_html(smallest, 1))
+    assert "3 pairs tied at 1; [a][b] wins: smallest ids" in as_chips(candidates.tie_html(smallest, 1))
 
 
 def test_a_tie_sentence_writes_its_pair_as_the_chips_do():
     """Bytes as hex, not Python escapes; ( and ) as chips, not '(), ))' (issue 13, part 5)."""
     training = bpe.train(["ぁぁ ぁぁ", "))))"], bpe.Settings(alphabet="bytes", pretokenizer="none", merges=3))
-    sentences = [candidates_view.tie_html(training, k) for k in range(1, 4)]
+    sentences = [candidates.tie_html(training, k) for k in range(1, 4)]
     assert all("\\x" not in as_chips(s) for s in sentences), [as_chips(s) for s in sentences]
     assert any('<span class="bpe-hex">' in s for s in sentences)
     assert any("[)][)]" in as_chips(s) for s in sentences), [as_chips(s) for s in sentences]
@@ -143,22 +141,22 @@ def test_a_tie_sentence_writes_its_pair_as_the_chips_do():
 
 def test_no_tie_says_which_pair_has_the_top_count():
     training = bpe.train(["aab aab ab"], bpe.Settings(pretokenizer="none", merges=1))
-    assert as_chips(candidates_view.tie_html(training, 1)) == "[a][b] has the top count, 3."
-    assert "bpe-tied" not in candidates_view.candidates_html(training, 1)
+    assert as_chips(candidates.tie_html(training, 1)) == "[a][b] has the top count, 3."
+    assert "bpe-tied" not in candidates.candidates_html(training, 1)
 
 
 def test_overlaps_are_noted_when_replacements_fall_short():
     app_state = AppState(preset="course")  # aaa counts (a, a) twice, replaces it once
-    page = html.unescape(candidates_view.candidates_html(app_state.training, 1))
+    page = html.unescape(candidates.candidates_html(app_state.training, 1))
     (winner_row,) = [row for row in rows_of(page) if "bpe-winner" in row]
     assert re.search(r'bpe-num">2</td><td class="bpe-num">1</td>', winner_row)
     assert "occurs 2 times counting overlapping windows" in page and "only 1 new token:" in page
-    assert "overlapping" not in candidates_view.candidates_html(app_state.training, 2)
+    assert "overlapping" not in candidates.candidates_html(app_state.training, 2)
 
 
 def test_a_stopped_training_shows_what_was_left_without_a_winner():
     training = bpe.train(["abcd"], bpe.Settings(pretokenizer="none"))  # every pair occurs once: no merge
-    page = candidates_view.candidates_html(training, 0)
+    page = candidates.candidates_html(training, 0)
     assert "★" not in page and "training stopped" in page
 
 
@@ -192,7 +190,7 @@ def test_loading_a_preset_starts_at_round_zero(app_state):
 def test_encoding_follows_the_selected_round(app_state):
     training = app_state.training
     for rounds in (0, app_state.rounds):
-        page = encoder_view.encoding_html(training, "walkable", rounds)
+        page = encoding.encoding_html(training, "walkable", rounds)
         ids = training.tokenizer.encode("walkable", rounds=rounds)
         assert chip_ids(page) == [("unknown" if i is None else str(i)) for i in ids]
         assert f"8 characters · 8 bytes · <b>{wording.plural(len(ids), 'token')}</b>" in page
@@ -201,7 +199,7 @@ def test_encoding_follows_the_selected_round(app_state):
 
 def test_encoding_counts_bytes_of_non_ascii_text():
     training = bpe.train(["hello"], bpe.Settings(merges=1))
-    page = encoder_view.encoding_html(training, "東京", 1)
+    page = encoding.encoding_html(training, "東京", 1)
     assert "2 characters · 6 bytes · <b>6 tokens</b>" in page
     assert chip_ids(page) == [str(b) for b in "東京".encode()]
     assert page.count('class="bpe-hex"') == 6  # no byte of a CJK character is a character on its own
@@ -216,10 +214,10 @@ def test_user_text_is_never_html(app_state, alphabet):
     assert app_state.message == "" and app_state.training.corpus.tokens > 0
     training = app_state.training
     shown = [
-        corpus_view.corpus_html(training, app_state.rounds),
-        corpus_view.corpus_html(training, 0),
-        candidates_view.candidates_html(training, 1),
-        encoder_view.encoding_html(training, HOSTILE, app_state.rounds),
+        corpus.corpus_html(training, app_state.rounds),
+        corpus.corpus_html(training, 0),
+        candidates.candidates_html(training, 1),
+        encoding.encoding_html(training, HOSTILE, app_state.rounds),
         chart_view.merges_html(training, 3),
         message_view.message_html(f"bad file {HOSTILE}", "error"),
     ]
@@ -372,10 +370,10 @@ def test_the_explainers_numbers():
     training = app_state.training
     assert training.tokens[0] == 137
     # l+k also occurs 19 times in any corpus that fits the explainer's figures; the smallest ids win.
-    assert "2 pairs tied at 19; [a][l] wins: smallest ids" in as_chips(candidates_view.tie_html(training, 1))
-    assert '<tr class="bpe-winner bpe-tied">' in candidates_view.candidates_html(training, 1)
+    assert "2 pairs tied at 19; [a][l] wins: smallest ids" in as_chips(candidates.tie_html(training, 1))
+    assert '<tr class="bpe-winner bpe-tied">' in candidates.candidates_html(training, 1)
     app_state.round = 6
-    assert "59 tokens" in corpus_view.corpus_html(training, app_state.round)
+    assert "59 tokens" in corpus.corpus_html(training, app_state.round)
 
 
 def test_the_app_lays_out_without_pandas():
@@ -404,11 +402,11 @@ def test_a_lone_surrogate_under_chars_is_said_and_changes_nothing(app_state):
 
 def test_the_round_caption_says_candidates_and_replacements_when_overlaps_part_them():
     course = AppState(preset="course").training
-    assert "(2 candidates, 1 replaced)" in scrubber.round_caption(course, 1)  # aaa: two windows, one merge
-    assert "(1 time)" in scrubber.round_caption(course, 2)
+    assert "(2 candidates, 1 replaced)" in caption.round_caption(course, 1)  # aaa: two windows, one merge
+    assert "(1 time)" in caption.round_caption(course, 2)
     explainer = AppState(preset="explainer").training
-    assert "(19 times)" in scrubber.round_caption(explainer, 1)
-    note = candidates_view.overlap_note(course.merges[0], "(a, a)")
+    assert "(19 times)" in caption.round_caption(explainer, 1)
+    note = candidates.overlap_note(course.merges[0], "(a, a)")
     assert "occurs 2 times" in note and "only 1 new token" in note
 
 
@@ -502,7 +500,7 @@ def test_a_bad_number_reaches_the_state_from_its_widget():
 
 def test_the_replaced_column_says_why_only_the_winner_has_a_number(app_state):
     """Issue 13, part 5: the column was blank but for the winner, with no word why."""
-    page = candidates_view.candidates_html(app_state.training, 1)
+    page = candidates.candidates_html(app_state.training, 1)
     rows = rows_of(page)
     assert "bpe-winner" in rows[0] and '<td class="bpe-num">19</td></tr>' in rows[0]
     assert all('title="not merged">–</span></td></tr>' in row for row in rows[1:] if "bpe-more" not in row)

@@ -2,11 +2,11 @@
 import json, time
 import bpe
 from bpe_app.documents import documents_of
-from bpe_app.corpus_view import corpus_html
-from bpe_app.candidates_view import candidates_html
+from bpe_app.panes.corpus import corpus_html
+from bpe_app.panes.candidates import candidates_html
 from bpe_app.chart_view import chart_svg, merges_html
-from bpe_app.encoder_view import encoding_html
-from bpe_app.scrubber import round_caption
+from bpe_app.panes.encoding import encoding_html
+from bpe_app.panes.caption import round_caption
 _training = bpe.train(documents_of(TEXT, SPLIT), bpe.Settings(
     alphabet="bytes", pretokenizer="kinds", tie="smallest", specials="none", min_frequency=2, merges=MERGES))
 _views = {

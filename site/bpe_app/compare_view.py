@@ -17,7 +17,7 @@ from bpe.options import PRETOKENIZER
 from bpe.textio import size_words
 
 from .chips import grouped_chips, token_chip
-from .encoder_view import counts_table, side_rows, tokens_html
+from .panes.encoding import counts_table, side_rows, tokens_html
 from .state import COMPARISONS
 from .styles import html_pane
 
