@@ -2,11 +2,13 @@
 
 In the browser this runs in a web worker. It imports panel, param and the bpe package (Panel
 brings bokeh and numpy), and nothing that reads files, opens sockets or starts threads; the
-page's own modules are in `bpe_app/` beside this file.
+page's own modules are in `bpe_app/` beside this file. There the first screen (`bpe_app.first_screen`)
+has answered the page meanwhile, and the app takes over its state.
 """
 import panel as pn
 
+from bpe_app import first_screen
 from bpe_app.app import TITLE, App
 
 pn.extension()
-App().servable(title=TITLE)
+App(state=first_screen.handed_over()).servable(title=TITLE)

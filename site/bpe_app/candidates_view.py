@@ -12,7 +12,8 @@ class CandidatesView(pn.viewable.Viewer):
 
     def __init__(self, state, **params):
         super().__init__(**params)
-        self._pane = html_pane(pn.bind(candidates_html, state.param.training, state.param.round))
+        self._pane = html_pane(pn.bind(candidates_html, state.param.training, state.param.round),
+                               css_classes=["bpe-candidates-pane"])
 
     def __panel__(self):
         return self._pane

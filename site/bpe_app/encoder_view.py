@@ -36,10 +36,11 @@ class EncoderView(pn.viewable.Viewer):
         self._layout = pn.Column(
             self._input,
             pn.FlexBox(*buttons, gap="0px"),
-            html_pane(pn.bind(encoding_html, state.param.training, state.param.encode_text, state.param.round)),
+            html_pane(pn.bind(encoding_html, state.param.training, state.param.encode_text, state.param.round),
+                      css_classes=["bpe-encoding-pane"]),
             # Always there, empty without a B (see compare_view on Panel and `visible`).
             html_pane(pn.bind(b_encoding_html, state.param.training, state.param.training_b, state.param.encode_text,
-                              state.param.round)),
+                              state.param.round), css_classes=["bpe-encoding-b-pane"]),
             sizing_mode="stretch_width",
         )
 

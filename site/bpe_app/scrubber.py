@@ -101,7 +101,7 @@ class Scrubber(pn.viewable.Viewer):
         keys.param.watch(lambda event: state.step(event.new - event.old), "right")
         keys.param.watch(lambda event: state.step(-state.rounds), "home")
         keys.param.watch(lambda event: state.step(state.rounds), "end")
-        caption = html_pane(pn.bind(round_caption, state.param.training, state.param.round))
+        caption = html_pane(pn.bind(round_caption, state.param.training, state.param.round), css_classes=["bpe-caption-pane"])
         controls = pn.FlexBox(previous, slider, following, player, keys, stylesheets=[CONTROLS],
                               sizing_mode="stretch_width")
         self._layout = pn.Column(controls, caption, sizing_mode="stretch_width")

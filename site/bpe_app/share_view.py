@@ -13,6 +13,7 @@ import html
 import panel as pn
 import param
 
+from . import first_screen
 from .share import CORPUS_LIMIT, KEYS, TEXT_LIMIT, left_out, query_to_changes, state_to_query
 from .styles import html_pane
 
@@ -83,6 +84,8 @@ class ShareView(pn.viewable.Viewer):
         self._applying = False  # while a link is restored, its steps are not written back
         self._played = False  # whether this play has made its one history entry yet
         self._commands = 0
+        # The address the first screen opened already: the visitor may have moved on from it since.
+        self._opened = first_screen.opened_address(state)
         self._bar.param.watch(lambda event: self.show_address(event.new[1]), "reported")
         location = pn.state.location  # None outside a served document
         if location is not None:
@@ -101,6 +104,10 @@ class ShareView(pn.viewable.Viewer):
     def show_address(self, query: str) -> None:
         """Show the view of the address's query the page opened with or went back to, or say why it cannot."""
         query = query.removeprefix("?")
+        opened, self._opened = self._opened, None
+        if query == opened:
+            self._write(push=False)
+            return
         changes, error = query_to_changes(query)
         if error:
             changes = query_to_changes("")[0]

@@ -1,0 +1,122 @@
+"""The first screen: the page answered from the `bpe` core alone, while Panel starts.
+
+Python and `bpe` are up seconds before Panel and Bokeh have been imported and the app built. In
+that time the worker answers the prerendered page from here: typing in the encoder, the round (the
+slider, previous and next, ← and →), the preset menu and a share link's state. The panes are drawn
+by the same functions the app's views use (`bpe_app.panes`), so the page looks the same before and
+after. Then the app is built on this screen's `AppState` (`handed_over`), so that nothing the visitor
+did is lost: the text, the round, the preset, and a token they asked to inspect.
+
+Panel is never imported here (the worker imports it later, in steps).
+
+>>> screen = FirstScreen()
+>>> view = screen.answer({"text": "walkable", "round": 6})
+>>> view["round"], view["rounds"], 'data-id="16"' in view["panes"]["bpe-encoding-pane"]  # walk
+(6, 10, True)
+>>> screen.answer({"step": 1})["round"], screen.answer({"round": 99})["round"]  # clamped to the last round
+(7, 10)
+>>> screen.answer({"preset": "course"})["rounds"]
+2
+>>> screen.answer({"preset": "<script>"})["message"]
+'There is no preset named <script>.'
+"""
+from __future__ import annotations
+
+from .panes.candidates import candidates_html
+from .panes.caption import round_caption
+from .panes.corpus import corpus_html
+from .panes.encoding import b_encoding_html, encoding_html
+from .share import query_to_changes
+from .state import AppState
+
+#: The widgets whose values follow the state, by the CSS class the page finds them by: the preset
+#: menu and A's training options (a preset changes them all).
+WIDGETS = {
+    "preset-select": "preset", "alphabet-select": "alphabet", "pretokenizer-select": "pretokenizer",
+    "tie-select": "tie", "specials-select": "specials", "min-frequency": "min_frequency",
+    "budget-select": "budget", "budget-size": "budget_size", "corpus-input": "corpus_text",
+}
+#: The longest text the encoder takes from the page, as a share link holds (`link_fields.TEXT_LIMIT`).
+TEXT_LIMIT = 10_000
+
+_screen: FirstScreen | None = None
+
+
+class FirstScreen:
+    """One page's state, changed by the page's events and rendered as the app's panes render it."""
+
+    def __init__(self, address: str = ""):
+        self.state = AppState()
+        self.message = ""
+        self.address = address.removeprefix("?")
+        if self.address:
+            self.open_address(self.address)
+
+    def open_address(self, query: str) -> None:
+        """Show a share link's view, or the default view and why not (as the app's share view does)."""
+        changes, error = query_to_changes(query.removeprefix("?"))
+        if error:
+            self.message = error
+            self.state.report(error)  # the app's message line says it too, once it is there
+            return
+        self.state.restore(changes, changes.pop("round"))
+
+    def answer(self, event: dict) -> dict:
+        """Apply one event from the page and return what the page shows now (see `view`).
+
+        Events: {"text": str}, {"round": int}, {"step": ±n}, {"preset": name},
+        {"inspect": [vocabulary, id]}; several keys are applied in that order. Anything malformed is
+        ignored or said in `message`, and changes nothing."""
+        state, self.message = self.state, ""
+        if isinstance(event.get("preset"), str):
+            if event["preset"] in state.param.preset.objects:
+                state.preset = event["preset"]
+            else:
+                self.message = f"There is no preset named {event['preset']}."
+        if isinstance(event.get("text"), str):
+            state.encode_text = event["text"][:TEXT_LIMIT]
+        if _whole(event.get("round")):
+            state.round = min(max(event["round"], 0), state.rounds)
+        if _whole(event.get("step")):
+            state.step(event["step"])
+        inspect = event.get("inspect")
+        if isinstance(inspect, list) and len(inspect) == 2 and isinstance(inspect[0], str) and _whole(inspect[1]):
+            state.inspect(*inspect)
+        return self.view()
+
+    def view(self) -> dict:
+        """The round, the last round, the widgets' values and each pane's HTML (by the pane's CSS class)."""
+        state = self.state
+        training, rounds = state.training, state.round
+        return {
+            "round": rounds, "rounds": state.rounds, "message": self.message,
+            "widgets": {css: getattr(state, name) for css, name in WIDGETS.items()},
+            "panes": {
+                "bpe-caption-pane": round_caption(training, rounds),
+                "bpe-corpus-pane": corpus_html(training, rounds, state.training_b),
+                "bpe-candidates-pane": candidates_html(training, rounds),
+                "bpe-encoding-pane": encoding_html(training, state.encode_text, rounds),
+                "bpe-encoding-b-pane": b_encoding_html(training, state.training_b, state.encode_text, rounds),
+            },
+        }
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def start(address: str = "") -> FirstScreen:
+    """The page's first screen (one per worker), opened at the page's address."""
+    global _screen
+    _screen = FirstScreen(address)
+    return _screen
+
+
+def opened_address(state: AppState) -> str | None:
+    """The address's query the first screen opened `state` at, if it made `state` ("" for none)."""
+    return _screen.address if _screen is not None and _screen.state is state else None
+
+
+def handed_over() -> AppState | None:
+    """The first screen's state, for the app to be built on (None when there was no first screen)."""
+    return _screen.state if _screen is not None else None

@@ -1,0 +1,107 @@
+"""The first screen without a browser: the same HTML as the app's panes, no Panel, and a clean hand-over."""
+from __future__ import annotations
+
+import doctest
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bpe.presets import PRESETS
+from bpe_app import first_screen
+from bpe_app.first_screen import FirstScreen
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Texts whose chips differ in kind: plain words, a character cut into bytes, no tokens at all.
+TEXTS = ("walkable", "I ❤️ 🍣 東京", "")
+
+
+@pytest.fixture(autouse=True)
+def no_screen_left():
+    yield
+    first_screen._screen = None  # the module keeps the worker's one screen
+
+
+def test_doctests():
+    assert doctest.testmod(first_screen).failed == 0
+
+
+def test_it_never_imports_panel_bokeh_or_numpy():
+    script = ("import sys; from bpe_app import first_screen; first_screen.start('preset=course&round=2&text=aaa').view(); "
+              "print(sorted({'panel', 'bokeh', 'numpy', 'pandas'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": f"{ROOT / 'site'}:{ROOT}", "PATH": ""})
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_one_rendering_each_pane_is_the_apps_own(preset):
+    """Every pane the first screen draws is, byte for byte, what the app's view draws for the same state."""
+    pytest.importorskip("panel")
+    import panel as pn
+    from bpe_app.app import App
+
+    screen = FirstScreen()
+    view = screen.answer({"preset": preset})
+    app = App(state=screen.state)
+    panes = {name: pane for pane in app.__panel__().select(pn.pane.HTML) for name in pane.css_classes
+             if name in view["panes"]}
+    assert set(panes) == set(view["panes"])
+    last = view["rounds"]
+    for rounds in sorted({0, 1 if last else 0, last // 2, last}):
+        for text in TEXTS:
+            view = screen.answer({"round": rounds, "text": text})
+            assert view["round"] == rounds
+            assert {name: pane.object for name, pane in panes.items()} == view["panes"], (preset, rounds, text)
+
+
+def test_the_widgets_follow_the_preset():
+    view = FirstScreen().answer({"preset": "octlm"})
+    settings = PRESETS["octlm"].settings
+    assert view["widgets"]["preset-select"] == "octlm"
+    assert view["widgets"]["pretokenizer-select"] == settings.pretokenizer
+    assert view["widgets"]["min-frequency"] == settings.min_frequency
+
+
+def test_a_share_link_opens_on_the_first_screen():
+    view = first_screen.start("?preset=course&round=2&text=aaa").view()
+    assert (view["round"], view["rounds"], view["widgets"]["preset-select"]) == (2, 2, "course")
+    assert "ids: [256 97]" in view["panes"]["bpe-encoding-pane"]  # aa + a
+    assert "3 pairs tied at 1" in view["panes"]["bpe-candidates-pane"]  # the course's round-2 tie
+
+
+def test_a_bad_link_shows_the_default_view_and_says_why():
+    screen = first_screen.start("round=abc")
+    view = screen.view()
+    assert view["message"].startswith("This link could not be opened") and view["round"] == 0
+    assert screen.state.message == view["message"]  # the app's message line says it too
+
+
+@pytest.mark.parametrize("event", [{"round": "3"}, {"round": True}, {"step": 1.5}, {"inspect": ["", "x"]},
+                                   {"inspect": "", "text": 5}, {"preset": "no-such"}, {}])
+def test_malformed_events_change_nothing(event):
+    screen = FirstScreen()
+    before = screen.view()
+    after = screen.answer(event)
+    assert after["panes"] == before["panes"] and after["round"] == before["round"]
+    assert screen.state.inspected is None
+
+
+def test_the_app_takes_over_the_state_and_keeps_what_the_visitor_did():
+    """Built on the first screen's state, the app shows the visitor's text and round, and the address
+    the first screen opened (which the page reports again once linked) does not undo them."""
+    pytest.importorskip("panel")
+    from bpe_app.app import App
+    from bpe_app.share_view import ShareView
+
+    screen = first_screen.start("preset=course&round=2&text=aaa")
+    screen.answer({"text": "abab", "round": 1, "inspect": ["", 256]})
+    state = first_screen.handed_over()
+    assert state is screen.state
+    App(state=state)
+    share = ShareView(state)
+    share.show_address("?preset=course&round=2&text=aaa")
+    assert (state.preset, state.encode_text, state.round, state.inspected) == ("course", "abab", 1, ("", 256))
+    share.show_address("?preset=course&round=2&text=aaa")  # a later report (back, forward) is a real one
+    assert (state.encode_text, state.round) == ("aaa", 2)
