@@ -440,7 +440,7 @@ def test_the_explainer_blurb_names_its_first_eight_merges_in_order():
 
 
 def test_the_numbers_example_shows_years_as_one_token_each():
-    text = dict(encoder_view.EXAMPLES)["2023 and 2024"]
+    text = dict(encoding.EXAMPLES)["2023 and 2024"]
     pieces = [piece for _, piece in AppState(preset="numbers").training.tokenizer.pieces(text)]
     assert " 2023" in pieces and " 2024" in pieces
 

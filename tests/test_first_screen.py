@@ -79,7 +79,7 @@ def test_a_bad_link_shows_the_default_view_and_says_why():
 
 
 @pytest.mark.parametrize("event", [{"round": "3"}, {"round": True}, {"step": 1.5}, {"inspect": ["", "x"]},
-                                   {"inspect": "", "text": 5}, {"preset": "no-such"}, {}])
+                                   {"inspect": "", "text": 5}, {"preset": "no-such"}, {"example": ["x"]}, {"example": "nope"}, {}])
 def test_malformed_events_change_nothing(event):
     screen = FirstScreen()
     before = screen.view()

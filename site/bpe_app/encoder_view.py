@@ -4,19 +4,10 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from .panes.encoding import b_encoding_html, encoding_html
+from .panes.encoding import EXAMPLES, b_encoding_html, encoding_html
 from .styles import html_pane
 
-#: (button label, text): each shows one thing the explainers point at.
-EXAMPLES = (
-    ("walkable", "walkable"),
-    ("stalking", "stalking"),
-    ("strawberry", "strawberry"),
-    ("2023 and 2024", "in 2023 and 2024"),  # a year is one token with its leading space (numbers)
-    ("walk vs ␣walk", "walk walk"),  # the first has no leading space, the second has one
-    ("emoji", "I ❤️ 🍣"),
-    ("Japanese", "東京は日本の首都です。"),
-)
+
 class EncoderView(pn.viewable.Viewer):
     """A text box encoded as you type, with one-click examples."""
 
@@ -30,7 +21,8 @@ class EncoderView(pn.viewable.Viewer):
         )
         self._input.param.watch(lambda event: setattr(state, "encode_text", event.new or ""), "value_input")
         state.param.watch(self._show_text, "encode_text")
-        buttons = [pn.widgets.Button(name=label, button_type="light", margin=(2, 3)) for label, _ in EXAMPLES]
+        buttons = [pn.widgets.Button(name=label, button_type="light", margin=(2, 3), css_classes=["bpe-example"])
+                   for label, _ in EXAMPLES]
         for button, (_, text) in zip(buttons, EXAMPLES):
             button.on_click(lambda event, text=text: self._input.param.update(value=text, value_input=text))
         self._layout = pn.Column(

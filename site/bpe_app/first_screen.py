@@ -25,7 +25,7 @@ from __future__ import annotations
 from .panes.candidates import candidates_html
 from .panes.caption import round_caption
 from .panes.corpus import corpus_html
-from .panes.encoding import b_encoding_html, encoding_html
+from .panes.encoding import EXAMPLES, b_encoding_html, encoding_html
 from .share import query_to_changes
 from .state import AppState
 
@@ -35,6 +35,7 @@ WIDGETS = {
     "preset-select": "preset", "alphabet-select": "alphabet", "pretokenizer-select": "pretokenizer",
     "tie-select": "tie", "specials-select": "specials", "min-frequency": "min_frequency",
     "budget-select": "budget", "budget-size": "budget_size", "corpus-input": "corpus_text",
+    "encode-input": "encode_text",
 }
 #: The longest text the encoder takes from the page, as a share link holds (`link_fields.TEXT_LIMIT`).
 TEXT_LIMIT = 10_000
@@ -64,7 +65,7 @@ class FirstScreen:
     def answer(self, event: dict) -> dict:
         """Apply one event from the page and return what the page shows now (see `view`).
 
-        Events: {"text": str}, {"round": int}, {"step": ±n}, {"preset": name},
+        Events: {"preset": name}, {"text": str}, {"example": label}, {"round": int}, {"step": ±n},
         {"inspect": [vocabulary, id]}; several keys are applied in that order. Anything malformed is
         ignored or said in `message`, and changes nothing."""
         state, self.message = self.state, ""
@@ -75,6 +76,8 @@ class FirstScreen:
                 self.message = f"There is no preset named {event['preset']}."
         if isinstance(event.get("text"), str):
             state.encode_text = event["text"][:TEXT_LIMIT]
+        if isinstance(event.get("example"), str) and event["example"] in dict(EXAMPLES):  # an encoder button, by label
+            state.encode_text = dict(EXAMPLES)[event["example"]]
         if _whole(event.get("round")):
             state.round = min(max(event["round"], 0), state.rounds)
         if _whole(event.get("step")):

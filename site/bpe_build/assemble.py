@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .bundles import archive_members, cached_bundle, make_bundle, read_bundle
 from .bytecode import precompile
-from .convert import EARLY_WORKER, app_archive, app_sources, convert_app, copy_static, patch_page
+from .convert import app_archive, app_sources, convert_app, copy_static, early_worker, patch_page
 from .fetch import fetch_pyodide, fetch_pypi
 from .installs import setup_build
 from .lock import make_lock, start_up_packages
@@ -131,7 +131,7 @@ def assemble(out: Path, parts: Parts) -> None:
     worker = (BUILD_ASSETS / "worker.js").read_text().replace("__SHIPPED_JS__", json.dumps(shipped_js()))
     (out / "app.js").write_text(worker.replace("__CONFIG__", json.dumps(config, indent=2)))
     worker_file = rename_hashed(out, "app.js")
-    html = html.replace(EARLY_WORKER, EARLY_WORKER.replace("./app.js", f"./{worker_file}") + page_loader(page_scripts))
+    html = html.replace(early_worker(), early_worker().replace("./app.js", f"./{worker_file}") + page_loader(page_scripts))
     (out / "index.html").write_text(html)
 
 

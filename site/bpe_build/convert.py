@@ -38,12 +38,26 @@ def convert_app() -> Path:
         "--requirements", "bpe", cwd=SITE, env=env)
     log(f"converted site/app.py in {time.time() - started:.1f} s")
     return out
+#: The worker, started first; the first screen's script (first_screen.js) listens to it before
+#: Panel's page does. The worker cannot ask for the system's colour scheme, so the page tells it in
+#: the address; a test holds Panel back with `window.bpeHoldPanel`, set before the page's scripts run.
 EARLY_WORKER = """    <script type="text/javascript">
       window.bpeEarlyMessages = [];
-      // The worker cannot ask for the system's colour scheme; the page tells it in the address.
-      window.bpeWorker = new Worker("./app.js" + (matchMedia("(prefers-color-scheme: dark)").matches ? "?theme=dark" : ""));
+      window.bpeWorker = new Worker("./app.js?" + new URLSearchParams([
+        ...(matchMedia("(prefers-color-scheme: dark)").matches ? [["theme", "dark"]] : []),
+        ...(window.bpeHoldPanel ? [["hold-panel", "1"]] : [])]));
+    </script>
+    <script type="text/javascript">
+__FIRST_SCREEN_JS__
+    </script>
+    <script type="text/javascript">
       window.bpeWorker.onmessage = (event) => window.bpeEarlyMessages.push(event);
     </script>"""
+
+
+def early_worker() -> str:
+    """EARLY_WORKER with the first screen's script in it."""
+    return EARLY_WORKER.replace("__FIRST_SCREEN_JS__", (BUILD_ASSETS / "first_screen.js").read_text())
 
 
 #: While Python starts, the prerendered page is greyed out and takes no clicks, and the phase
@@ -60,6 +74,12 @@ LOADING_STYLE = """    <style>
         box-shadow: 0 4px 16px rgba(31, 35, 40, 0.15);
       }
       body.pn-loading .pn-loading-msg::after { content: " …"; }
+      /* The first screen answers: the page is live, and the card is a small line at the bottom. */
+      body.pn-loading.bpe-first { cursor: auto; overflow: visible; }
+      /* Panel's spinner and its cover, over the whole page */
+      body.pn-loading.bpe-first::before, body.pn-loading.bpe-first::after { display: none; }
+      body.pn-loading.bpe-first > [data-root-id] > * { filter: none; pointer-events: auto; user-select: auto; }
+      body.pn-loading.bpe-first .pn-loading-msg { bottom: 12px; font-size: 13px; font-weight: 400; padding: 6px 12px; }
       @media (prefers-color-scheme: dark) {
         html, body { background: #0d1117; color: #e6edf3; color-scheme: dark; }
         body.pn-loading .pn-loading-msg { background: #151b23; color: #e6edf3; border-color: #3d444d; }
@@ -74,7 +94,8 @@ def patch_page(html: str) -> str:
     html = html.replace(PANEL_CDN, PANEL_CDN_ROOT)
     # A phone lays the page out at its own width (without this, at 980 px, zoomed out).
     html = html.replace("<head>", '<head>\n    <meta name="viewport" content="width=device-width, initial-scale=1">\n'
-                        '    <link rel="icon" href="data:,">\n' + LOADING_STYLE + EARLY_WORKER, 1)
+                        '    <link rel="icon" href="data:,">\n' + LOADING_STYLE
+                        + early_worker(), 1)
     # Panel's page creates the worker at the end of <body>, after Bokeh's scripts have loaded; the
     # worker is started at the top of <head> instead, and status messages it sends before Panel's
     # handler exists are replayed to that handler.
@@ -83,6 +104,9 @@ def patch_page(html: str) -> str:
         ("pyodideWorker.onmessage = async (event) => {",
          "setTimeout(() => window.bpeEarlyMessages.splice(0).forEach((e) => pyodideWorker.onmessage(e)), 0);\n"
          "      pyodideWorker.onmessage = async (event) => {"),
+        # The first screen hands over once Panel's document is linked (first_screen.js).
+        ("pyodideWorker.postMessage({'type': 'rendered'})",
+         "pyodideWorker.postMessage({'type': 'rendered'})\n          window.bpeFirstScreen.linked()"),
     ):
         if html.count(old) != 1:
             raise SystemExit(f"cannot patch the converted page: {old!r} not found exactly once")

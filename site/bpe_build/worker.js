@@ -293,14 +293,29 @@ async function startPython(snapshot) {
 // Start-up does a burst of allocation (imports, building the app); the cyclic garbage collector
 // would walk the growing heap again and again, so it is off until the document is written and then
 // everything that survived start-up is frozen out of later collections.
-const BUILD_APP = `
-import gc, os, runpy, sys
+// The first screen (bpe_app/first_screen.py) answers the page from the bpe core while Panel loads;
+// each answer is JSON, so no Python object crosses to JavaScript.
+const FIRST_SCREEN = `
+import gc, json, os, sys
 gc.disable()
 os.makedirs(APP_DIR, exist_ok=True)
 os.chdir(APP_DIR)
 if APP_DIR not in sys.path:
     sys.path.insert(0, APP_DIR)
-${CONFIG.import_first.map((name) => `import ${name}`).join("\n")}
+from bpe_app import first_screen
+_first = first_screen.start(ADDRESS)
+def _first_answer(event):
+    return json.dumps(_first.answer(json.loads(event)))
+json.dumps(_first.view())
+`;
+
+// Panel's imports, a package at a time: between two, the first screen answers the page. (A
+// package's __init__ imports the rest of it, so these are the steps there can be.)
+const PANEL_STEPS = [...CONFIG.import_first, "bokeh.core.properties", "bokeh.models", "bokeh.document", "panel",
+                     "panel.io.pyodide", "bpe_app.app"];
+
+const BUILD_APP = `
+import os, runpy
 import panel
 from panel.io.pyodide import init_doc
 init_doc()
@@ -325,13 +340,76 @@ gc.enable()
 
 let madeSnapshot = null;  // {bytes, table}: kept once the page is linked
 
+// The first screen's events: answered as they come while Panel loads (after any that came before
+// Python was up), then, from the moment the app is built on the first screen's state, kept until
+// the page is linked and applied to the app there. A test can hold Panel back (the page's
+// `bpeHoldPanel`), so that only the first screen runs.
+const HOLD_PANEL = new URL(self.location.href).searchParams.has("hold-panel");
+const first = { answer: null, waiting: [], later: null, last: 0, address: null };
+first.addressGiven = new Promise((resolve) => { first.giveAddress = resolve; });
+// Panel's next step waits for a pause in the visitor's typing and scrubbing of this long, so that
+// a step (up to a second or two) does not fall between two keys.
+const FIRST_PAUSE = 400;
+
+function firstEvent(event) {
+  first.last = performance.now();
+  if (first.later) first.later.push(event);
+  else if (first.answer) answerFirst(event);
+  else first.waiting.push(event);
+}
+
+function answerFirst(event) {
+  let view;
+  try {
+    view = first.answer(JSON.stringify(event));
+  } catch (error) {
+    console.error("[bpe] the first screen could not answer", event, error);
+    return;
+  }
+  self.postMessage({ type: "first-view", view: JSON.parse(view) });
+}
+
+async function startFirstScreen(pyodide) {
+  pyodide.globals.set("APP_DIR", CONFIG.app_dir);
+  pyodide.globals.set("ADDRESS", await first.addressGiven);
+  const view = pyodide.runPython(FIRST_SCREEN);
+  first.answer = pyodide.globals.get("_first_answer");
+  self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true });
+  mark("first-screen");
+  for (const event of first.waiting.splice(0)) answerFirst(event);
+}
+
+// After the first screen's last event, once the visitor has paused (see FIRST_PAUSE).
+async function firstPause() {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 0));  // the page's events in
+    const wait = first.last + FIRST_PAUSE - performance.now();
+    if (wait <= 0) return;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+async function importPanel(pyodide) {
+  for (const [done, name] of PANEL_STEPS.entries()) {
+    await firstPause();
+    self.postMessage({ type: "first-step", done: done + 1, of: PANEL_STEPS.length + 1 });
+    pyodide.runPython(`import ${name}`);
+    mark(`imported:${name}`);
+  }
+  self.postMessage({ type: "first-step", done: PANEL_STEPS.length + 1, of: PANEL_STEPS.length + 1 });
+  await firstPause();
+  first.later = [];  // from here on the app owns the state: events wait until the page is linked
+}
+
 // The app built and its document written afresh; then, if nothing waits on a timer, a snapshot for
 // the next visit.
 async function builtAfresh() {
   const { pyodide, table } = await startPython(null);
   mark("pyodide");
-  status("Starting the app");
-  pyodide.globals.set("APP_DIR", CONFIG.app_dir);
+  await startFirstScreen(pyodide);
+  if (HOLD_PANEL) await new Promise(() => {});
+  status("Starting the full page");
+  await importPanel(pyodide);
   pyodide.globals.set("THEME", THEME);
   pyodide.runPython(BUILD_APP);
   mark("app-built");
@@ -341,6 +419,8 @@ async function builtAfresh() {
   try {
     if (pending === undefined) throw new Error("this Pyodide's event loop does not count its callbacks");
     if (pending !== 0) throw new Error(`${pending} callbacks are waiting for a timer`);
+    // A snapshot is of the page as everyone opens it: not of a link's view or of what this visitor did.
+    if (first.address || first.used) throw new Error("the first screen's state is this visit's own");
     madeSnapshot = { bytes: makeSnapshot(pyodide), table };
     mark("snapshot-made");
   } catch (error) {
@@ -405,6 +485,12 @@ from panel.io.pyodide import _link_docs_worker
 _link_docs_worker(state.curdoc, sendPatch, setter='js')
 `);
     mark("linked");
+    // What the visitor did since the app was built (or, from a snapshot, since the page opened),
+    // done to the app's state now, through the first screen the snapshot holds too.
+    const events = [...(first.later || []), ...first.waiting.splice(0)];
+    first.later = null;
+    first.answer = pyodide.globals.get("_first_answer");
+    for (const event of events) first.answer(JSON.stringify(event));
     if (madeSnapshot) {
       const { bytes, table } = madeSnapshot;
       madeSnapshot = null;
@@ -448,5 +534,16 @@ const started = startApplication().catch((error) => {
 });
 let queue = started;
 self.onmessage = (event) => {
-  queue = queue.then(() => handle(event.data)).catch((error) => console.error(error));
+  const msg = event.data;
+  if (msg.type === "first") {  // the first screen's, not queued behind the start
+    if ("address" in msg) {
+      first.address = msg.address.replace(/^\?/, "");
+      first.giveAddress(first.address);
+    } else {
+      first.used = true;
+      firstEvent(msg.event);
+    }
+    return;
+  }
+  queue = queue.then(() => handle(msg)).catch((error) => console.error(error));
 };

@@ -14,6 +14,16 @@ import bpe
 from ..chips import grouped_chips, token_chip, unknown_chip
 from ..wording import plural
 
+#: (button label, text): each shows one thing the explainers point at.
+EXAMPLES = (
+    ("walkable", "walkable"),
+    ("stalking", "stalking"),
+    ("strawberry", "strawberry"),
+    ("2023 and 2024", "in 2023 and 2024"),  # a year is one token with its leading space (numbers)
+    ("walk vs ␣walk", "walk walk"),  # the first has no leading space, the second has one
+    ("emoji", "I ❤️ 🍣"),
+    ("Japanese", "東京は日本の首都です。"),
+)
 #: Ids listed under the chips; a pasted page would otherwise list thousands.
 ID_LIMIT = 200
 

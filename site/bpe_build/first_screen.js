@@ -1,0 +1,202 @@
+// The page's side of the first screen (bpe_app/first_screen.py), run at the top of <head>.
+//
+// The prerendered page is a Bokeh document drawn in this thread. While Python starts Panel in the
+// worker, the changes the visitor makes to that document (the encoder's text, the slider, the
+// arrow keys' counters, the preset menu) and the clicks on previous, next and the examples go to
+// the worker as events, and its answers are set on the document's own models: each pane's HTML,
+// as the app's views render it, and the widgets' values. Nothing is rendered here.
+//
+// A control that needs the full page says so, and its click is done again once the page is there.
+// When Panel's document replaces this one, the focus, the caret and the scroll come back.
+"use strict";
+(() => {
+  const worker = window.bpeWorker;
+  const state = { doc: null, live: false, over: false, setting: 0, queued: [], focus: null, step: "", message: "" };
+  window.bpeFirstScreen = state;
+  worker.postMessage({ type: "first", address: window.location.search });
+  const send = (event) => worker.postMessage({ type: "first", event });
+
+  // CSS class -> the document's model that has it (a pane or a widget).
+  const byClass = () => {
+    const models = {};
+    for (const model of state.doc.all_models) {
+      for (const name of model.css_classes || []) models[name] = model;
+    }
+    return models;
+  };
+  const has = (node, name) => node && node.classList && node.classList.contains(name);
+  const within = (path, name) => path.some((node) => has(node, name));
+
+  // An answer: the panes' HTML (a Panel HTML model holds its text escaped), the round and the widgets.
+  const escape = (html) => html.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+  function show(view, ready) {
+    if (state.over) return;
+    if (!state.doc) {  // before Bokeh has drawn the page: shown once it has
+      state.early = { view, ready: ready || Boolean(state.early && state.early.ready) };
+      return;
+    }
+    const models = byClass();
+    state.setting += 1;
+    try {
+      for (const [name, html] of Object.entries(view.panes)) {
+        const model = models[name];
+        if (model && model.text !== escape(html)) model.text = escape(html);
+      }
+      const slider = models["round-slider"];
+      if (slider) slider.setv({ end: Math.max(view.rounds, 1), value: view.round, disabled: view.rounds === 0 });
+      for (const [name, value] of Object.entries(view.widgets)) {
+        const model = models[name];
+        if (!model || model === models["encode-input"] && model.value_input === value) continue;
+        if ("value_input" in model.properties) model.setv({ value, value_input: value });
+        else if (model.value !== value) model.value = value;
+      }
+    } finally {
+      state.setting -= 1;
+    }
+    if (ready) {
+      state.live = true;
+      document.body.classList.add("bpe-first");
+    }
+    if (view.message) say(view.message);
+  }
+
+  // The status card at the bottom says what the full page is doing, and what waits for it.
+  function say(text) {
+    state.message = text;
+    let card = document.querySelector(".pn-loading-msg");
+    if (!card && document.body.classList.contains("pn-loading")) {
+      card = document.createElement("div");
+      card.classList.add("pn-loading-msg");
+      document.body.appendChild(card);
+    }
+    if (card) card.textContent = text;
+  }
+  const waits = () => say(`The full page is starting${state.step}; this opens then.`);
+
+  // The document's changes that the first screen answers; the rest wait for the full page.
+  function changed(event) {
+    if (state.setting || state.over || event.kind !== "ModelChanged") return;
+    const { model, attr, value } = event;
+    const classes = model.css_classes || [];
+    if (classes.includes("encode-input") && attr === "value_input") send({ text: value });
+    else if (classes.includes("round-slider") && attr === "value") send({ round: value });
+    else if (classes.includes("preset-select") && attr === "value") send({ preset: value });
+    else if (["left", "right", "home", "end"].includes(attr) && "home" in model.properties) {
+      const old = state.keys[attr] || 0;
+      state.keys[attr] = value;
+      const step = { left: -(value - old), right: value - old, home: -1e9, end: 1e9 }[attr];
+      send({ step });
+    } else if (attr === "event" && Array.isArray(value) && value[1] === "inspect") {
+      send({ inspect: [value[3] || "", Number(value[2])] });
+      waits();
+    }
+  }
+  state.keys = {};
+
+  // Clicks: previous, next and the examples are answered; another control's click is kept.
+  const CONTROLS = "button, select, input, textarea, a[href], [role=button], [role=slider], label";
+  function clicked(event) {
+    if (state.over || !state.live) return;
+    const path = event.composedPath();
+    const button = path.find((node) => node.tagName === "BUTTON");
+    const click = event.type === "click";  // a key on a button clicks it too
+    if (within(path, "prev-round") || within(path, "next-round")) {
+      if (button && click) send({ step: within(path, "prev-round") ? -1 : 1 });
+      return;
+    }
+    if (within(path, "bpe-example")) {
+      if (button && click) send({ example: button.textContent.trim() });
+      return;
+    }
+    if (["encode-input", "round-slider", "preset-select", "bpe-corpus-pane", "bpe-encoding-pane",
+         "bpe-encoding-b-pane", "bpe-candidates-pane", "bpe-caption-pane"].some((name) => within(path, name))) return;
+    const control = path.find((node) => node.matches && node.matches(CONTROLS));
+    if (!control) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (click && !state.queued.some((kept) => kept.join() === where(control).join())) {
+      state.queued.push(where(control));
+    }
+    waits();
+  }
+  for (const type of ["pointerdown", "mousedown", "click"]) document.addEventListener(type, clicked, true);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") clicked(event);
+  }, true);
+
+  // Where an element is: its index among its parent's children at each level, through shadow roots,
+  // so that the same control can be found in the full page's document, which has the same shape.
+  function where(node) {
+    const steps = [];
+    while (node && node !== document.documentElement) {
+      const parent = node.parentNode;
+      if (!parent) break;
+      if (parent instanceof ShadowRoot) {
+        steps.unshift([[...parent.children].indexOf(node), true]);
+        node = parent.host;
+      } else {
+        steps.unshift([[...parent.children].indexOf(node), false]);
+        node = parent;
+      }
+    }
+    return steps;
+  }
+  function find(steps) {
+    let node = document.documentElement;
+    for (const [index, shadow] of steps) {
+      const parent = shadow ? node && node.shadowRoot : node;
+      node = parent && parent.children[index];
+      if (!node) return null;
+    }
+    return node;
+  }
+
+  // The hand-over. Before Panel's document replaces this one: what had focus, and the scroll.
+  function leaving() {
+    state.over = true;
+    let active = document.activeElement;
+    while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+    state.focus = active && active !== document.body ? {
+      at: where(active), value: active.value, start: active.selectionStart, end: active.selectionEnd,
+    } : null;
+    state.scroll = [window.scrollX, window.scrollY];
+  }
+  // Once it is linked (convert.py calls this): the focus, the caret, the scroll and the kept clicks.
+  state.linked = () => {
+    window.scrollTo(...state.scroll);
+    const kept = state.focus;
+    const element = kept && find(kept.at);
+    if (element) {
+      if (typeof kept.value === "string" && element.value !== kept.value) {
+        element.value = kept.value;  // typed while the full page was built: it reaches Python as typing does
+        element.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+      }
+      element.focus({ preventScroll: true });
+      if (typeof kept.start === "number" && element.setSelectionRange) element.setSelectionRange(kept.start, kept.end);
+    }
+    for (const steps of state.queued.splice(0)) {
+      const control = find(steps);
+      if (control) { control.focus(); control.click(); }
+    }
+  };
+
+  // Before Panel's own handler of the worker's messages (this listener is added first).
+  worker.addEventListener("message", ({ data }) => {
+    if (data.type === "first-view") show(data.view, data.ready);
+    else if (data.type === "first-step") {
+      state.step = ` (step ${data.done} of ${data.of})`;
+      if (state.message.startsWith("The full page is starting")) waits();
+    } else if (data.type === "render") leaving();
+  });
+
+  // The prerendered document, once Bokeh has drawn it.
+  const watch = setInterval(() => {
+    const doc = window.Bokeh && window.Bokeh.documents && window.Bokeh.documents[0];
+    if (!doc || state.over) return;
+    clearInterval(watch);
+    state.doc = doc;
+    doc.on_change(changed, false);
+    if (state.early) show(state.early.view, state.early.ready);
+  }, 20);
+})();

@@ -1,0 +1,140 @@
+"""The first screen in a real browser: the page answers from the bpe core before Panel has started,
+and the full page takes over without losing what the visitor did.
+
+`window.bpeHoldPanel` (set before the page's scripts run) holds Panel's start back, so that only the
+first screen runs; without it, the same page goes on to the full app.
+"""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import DEEP_HELPERS, INTERACTIVE_TIMEOUT_MS, SECOND_VISIT, recording
+
+FIRST = "() => document.body.classList.contains('bpe-first')"
+FULL = "() => !document.body.classList.contains('pn-loading')"
+
+pytestmark = pytest.mark.skipif(SECOND_VISIT, reason="a second visit starts from the snapshot, not the first screen")
+
+
+def first_screen(browser, url: str, hold: bool = True):
+    """A fresh page at `url`, once the first screen answers (Panel held back unless `hold` is false)."""
+    context = browser.new_context()
+    context.add_init_script(DEEP_HELPERS)
+    if hold:
+        context.add_init_script("window.bpeHoldPanel = true")
+    recorder = recording(context.new_page(), url)
+    recorder.page.goto(url)
+    recorder.page.wait_for_function(FIRST, timeout=INTERACTIVE_TIMEOUT_MS)
+    return context, recorder
+
+
+def wait_chips(page, want: str) -> None:
+    """Wait until the encoder's chips read `want` (chip texts joined by |)."""
+    page.wait_for_function(
+        "(want) => window.bpeDeepAll('.bpe-encoded .bpe-chip').map((c) => c.textContent).join('|') === want",
+        arg=want, timeout=30_000)
+
+
+def caption(page):
+    return page.locator(".bpe-caption").first
+
+
+@pytest.fixture(scope="module")
+def held(browser, site_url):
+    context, recorder = first_screen(browser, site_url)
+    yield recorder
+    context.close()
+
+
+def test_before_panel_the_encoder_answers_walkable_at_round_six(held):
+    page = held.page
+    assert page.evaluate("() => document.body.classList.contains('pn-loading')")  # Panel has not started
+    box = page.locator(".encode-input input").first
+    box.fill("")
+    box.press_sequentially("walkable", delay=20)
+    page.locator(".bpe-corpus").first.click()  # off the box, so that → moves the round
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    expect(caption(held.page)).to_contain_text("Round 6 of 10")
+    wait_chips(page, "walk|a|b|l|e")
+    assert held.errors == [], "\n".join(held.errors)
+
+
+def test_before_panel_the_keys_buttons_and_slider_move_the_rounds(held):
+    page = held.page
+    page.locator(".prev-round button").first.click()
+    expect(caption(page)).to_contain_text("Round 5 of 10")
+    page.locator(".next-round button").first.click()
+    page.locator(".next-round button").first.click()
+    expect(caption(page)).to_contain_text("Round 7 of 10")
+    page.keyboard.press("ArrowLeft")
+    expect(caption(page)).to_contain_text("Round 6 of 10")
+    # The winner of round 6 is starred in the table: in + g → ing, the training's sixth merge.
+    winner = page.locator(".bpe-candidates tr.bpe-winner").first
+    expect(winner).to_contain_text("★")
+    expect(winner).to_contain_text("ing")
+    handle = page.locator(".round-slider .noUi-handle").first
+    handle.focus()
+    page.keyboard.press("ArrowLeft")  # the slider's own key: one round down
+    expect(caption(page)).to_contain_text("Round 5 of 10")
+    expect(page.locator(".bpe-corpus-summary").first).to_contain_text("after 5 merges")
+
+
+def test_before_panel_choosing_course_retrains_and_shows_its_round_two_tie(held):
+    page = held.page
+    page.locator(".preset-select select").first.select_option("course")
+    expect(caption(page)).to_contain_text("Round 0 of 2")  # a preset starts at round 0
+    page.locator(".bpe-corpus").first.click()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(caption(page)).to_contain_text("Round 2 of 2")
+    expect(page.locator(".bpe-tie").first).to_contain_text("3 pairs tied at 1")
+    expect(page.locator(".tie-select select").first).to_have_value("smallest")
+    expect(page.locator(".corpus-input textarea").first).to_have_value("aaa\naba")
+
+
+def test_before_panel_a_control_that_needs_the_full_page_says_so(held):
+    page = held.page
+    page.locator(".budget-select select").first.click()
+    expect(page.locator(".pn-loading-msg")).to_contain_text("The full page is starting")
+    assert held.errors == [], "\n".join(held.errors)
+
+
+def test_the_full_page_takes_over_with_the_text_round_preset_and_focus(browser, site_url):
+    context, app = first_screen(browser, site_url, hold=False)
+    page = app.page
+    try:
+        page.locator(".preset-select select").first.select_option("course")
+        expect(caption(page)).to_contain_text("Round 0 of 2")
+        page.locator(".next-round button").first.click()
+        expect(caption(page)).to_contain_text("Round 1 of 2")
+        page.locator(".bpe-corpus .bpe-chip").first.click()  # the inspector: it opens once the page is there
+        box = page.locator(".encode-input input").first
+        box.fill("")
+        box.press_sequentially("abab", delay=20)
+        wait_chips(page, "a|b|a|b")
+        page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
+        expect(page.locator(".bpe-inspector").first).to_be_visible(timeout=30_000)
+        expect(caption(page)).to_contain_text("Round 1 of 2")
+        expect(page.locator(".preset-select select").first).to_have_value("course")
+        expect(box).to_have_value("abab")
+        assert page.evaluate("() => { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement)"
+                             " a = a.shadowRoot.activeElement; return a && a.tagName }") == "INPUT"
+        box.press("End")
+        box.press_sequentially("a", delay=20)  # the full page answers now
+        wait_chips(page, "a|b|a|b|a")
+        assert app.errors == [], "\n".join(app.errors)
+    finally:
+        context.close()
+
+
+def test_a_share_link_opens_on_the_first_screen(browser, site_url):
+    context, held = first_screen(browser, site_url + "?preset=course&round=2&text=aaa")
+    try:
+        page = held.page
+        expect(caption(page)).to_contain_text("Round 2 of 2")
+        wait_chips(page, "aa|a")
+        expect(page.locator(".bpe-tie").first).to_contain_text("3 pairs tied at 1")
+    finally:
+        context.close()
