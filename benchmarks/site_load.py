@@ -12,8 +12,12 @@ The served bytes are counted by the server itself, so the worker's requests coun
 Reported per run, in seconds from the start of navigation:
 
     prerendered  first contentful paint (Panel's prerendered page)
+    first-edit   the text typed into the encoder as soon as the page was there ("strawberry") came
+                 back as chips: from the first screen (bpe_app/first_screen.py), or from the full
+                 app if it answered first
+    arrow        the → key pressed right after it was answered (round 1's caption shown)
     rendered     the worker's live document replaced the prerendered one (body lost .pn-loading)
-    interactive  a first edit in the encoder came back from Python (chips re-rendered)
+    interactive  an edit typed after that came back from the full app (chips re-rendered)
     MB           bytes served from the start of navigation until interactive
 
 plus the worker's own phase marks ([bpe-timing] lines: Pyodide loaded, packages loaded, app built).
@@ -119,6 +123,7 @@ def open_once(context, url: str, link: Link, keep: bool = False) -> dict[str, fl
 
     page.on("console", on_console)
     page.goto(url)
+    first_edit, arrow = early_answers(page)
     rendered = page.wait_for_function(
         "() => !document.body.classList.contains('pn-loading') && performance.now()", timeout=180_000,
         polling=10).json_value()
@@ -139,8 +144,27 @@ def open_once(context, url: str, link: Link, keep: bool = False) -> dict[str, fl
         page.wait_for_timeout(100)  # lets Playwright deliver the console events meanwhile
         waited += 100
     page.close()
-    return {"prerendered": paint / 1000, "rendered": rendered / 1000, "interactive": interactive / 1000,
-            "MB": served / 1e6, **phases}
+    return {"prerendered": paint / 1000, "first-edit": first_edit / 1000, "arrow": arrow / 1000,
+            "rendered": rendered / 1000, "interactive": interactive / 1000, "MB": served / 1e6, **phases}
+
+
+def early_answers(page) -> tuple[float, float]:
+    """Type into the encoder the moment the page is there, then press →: when each was answered."""
+    page.wait_for_function(DEEP_QUERY + "() => deep(document, '.encode-input input')\n})()", timeout=60_000, polling=10)
+    page.locator(".encode-input input").first.fill("strawberry")
+    first_edit = page.wait_for_function(
+        DEEP_QUERY + "() => { const e = deep(document, '.bpe-encoded');"
+        " return e && e.textContent.replace(/\\s/g, '').startsWith('strawberry') && performance.now(); }\n})()",
+        timeout=180_000, polling=10).json_value()
+    page.evaluate("() => { let a = document.activeElement;"
+                  " while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;"
+                  " if (a && a.blur) a.blur(); }")
+    page.keyboard.press("ArrowRight")
+    arrow = page.wait_for_function(
+        DEEP_QUERY + "() => { const e = deep(document, '.bpe-caption');"
+        " return e && e.textContent.startsWith('Round 1 of') && performance.now(); }\n})()",
+        timeout=180_000, polling=10).json_value()
+    return first_edit, arrow
 
 
 def one_run(browser, url: str, link: Link, second_visit: bool) -> dict[str, float]:

@@ -103,5 +103,16 @@ def test_the_app_takes_over_the_state_and_keeps_what_the_visitor_did():
     share = ShareView(state)
     share.show_address("?preset=course&round=2&text=aaa")
     assert (state.preset, state.encode_text, state.round, state.inspected) == ("course", "abab", 1, ("", 256))
+    assert share._bar.command[1:] == ["replace", "preset=course&round=1&text=abab"]  # the address: what is shown
     share.show_address("?preset=course&round=2&text=aaa")  # a later report (back, forward) is a real one
     assert (state.encode_text, state.round) == ("aaa", 2)
+
+
+def test_after_a_bad_link_the_app_writes_the_default_views_address():
+    pytest.importorskip("panel")
+    from bpe_app.share_view import ShareView
+
+    state = first_screen.start("round=abc").state
+    share = ShareView(state)
+    share.show_address("round=abc")
+    assert share._bar.command[1:] == ["replace", ""] and state.message.startswith("This link could not be opened")

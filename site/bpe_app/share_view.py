@@ -105,7 +105,8 @@ class ShareView(pn.viewable.Viewer):
         """Show the view of the address's query the page opened with or went back to, or say why it cannot."""
         query = query.removeprefix("?")
         opened, self._opened = self._opened, None
-        if query == opened:
+        if query == opened:  # shown by the first screen: only the address is written, as this page writes it
+            self._shown, self._shown_round = query, self._state.round
             self._write(push=False)
             return
         changes, error = query_to_changes(query)

@@ -104,6 +104,13 @@ def patch_page(html: str) -> str:
         ("pyodideWorker.onmessage = async (event) => {",
          "setTimeout(() => window.bpeEarlyMessages.splice(0).forEach((e) => pyodideWorker.onmessage(e)), 0);\n"
          "      pyodideWorker.onmessage = async (event) => {"),
+        # Panel's document is drawn beside the prerendered one, which stays until it is (first_screen.js).
+        ("el.innerHTML = ''\n             data_roots.push([el.getAttribute('data-root-id'), el.id])",
+         "data_roots.push([el.getAttribute('data-root-id'), window.bpeFirstScreen.container(el).id])"),
+        ("Bokeh.index.roots.map((v) => v.remove())", "const prerenderedViews = [...Bokeh.index.roots]"),
+        ("const [views] = await Bokeh.embed.embed_items(docs_json, render_items)",
+         "const [views] = await Bokeh.embed.embed_items(docs_json, render_items)\n"
+         "          window.bpeFirstScreen.swap(prerenderedViews)"),
         # The first screen hands over once Panel's document is linked (first_screen.js).
         ("pyodideWorker.postMessage({'type': 'rendered'})",
          "pyodideWorker.postMessage({'type': 'rendered'})\n          window.bpeFirstScreen.linked()"),

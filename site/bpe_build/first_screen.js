@@ -181,6 +181,26 @@
     }
   };
 
+  // Panel's page draws its document into new containers, hidden beside the prerendered ones
+  // (convert.py patches it to), and the two change places in one step once it is drawn: no frame
+  // is painted without a page, and the page keeps its height (and so its scroll).
+  state.containers = [];
+  state.container = (old) => {
+    const next = old.cloneNode(false);  // its attributes, no content
+    next.id = `${old.id}-live`;
+    next.style.cssText = "display: block; position: absolute; left: 0; top: 0; width: 100%; visibility: hidden;";
+    old.after(next);
+    state.containers.push([old, next]);
+    return next;
+  };
+  state.swap = (prerendered) => {
+    for (const view of prerendered) view.remove();
+    for (const [old, next] of state.containers.splice(0)) {
+      old.remove();
+      next.style.cssText = "display: contents;";
+    }
+  };
+
   // Before Panel's own handler of the worker's messages (this listener is added first).
   worker.addEventListener("message", ({ data }) => {
     if (data.type === "first-view") show(data.view, data.ready);

@@ -138,3 +138,35 @@ def test_a_share_link_opens_on_the_first_screen(browser, site_url):
         expect(page.locator(".bpe-tie").first).to_contain_text("3 pairs tied at 1")
     finally:
         context.close()
+
+
+#: Every animation frame, whether the encoder's chips and the caption were on the page, and its height.
+FRAMES = """() => {
+  window.bpeFrames = [];
+  const look = () => {
+    const chips = window.bpeDeepAll('.bpe-encoded .bpe-chip').length;
+    const caption = window.bpeDeepAll('.bpe-caption').length;
+    window.bpeFrames.push([chips, caption, document.documentElement.scrollHeight]);
+    if (document.body.classList.contains('pn-loading') || window.bpeFrames.length < 5) requestAnimationFrame(look);
+    else setTimeout(() => requestAnimationFrame(() => window.bpeFrames.push(['done'])), 500);
+  };
+  requestAnimationFrame(look);
+}"""
+
+
+def test_the_hand_over_shows_the_page_in_every_frame(browser, site_url):
+    """Nothing visibly redraws: while Panel's document replaces the first screen's, every frame the
+    browser paints has the chips and the caption, and the page never collapses to nothing."""
+    context, app = first_screen(browser, site_url, hold=False)
+    page = app.page
+    try:
+        page.evaluate(FRAMES)
+        page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
+        page.wait_for_function("() => window.bpeFrames.some((frame) => frame[0] === 'done')", timeout=10_000)
+        frames = page.evaluate("() => window.bpeFrames.filter((frame) => frame[0] !== 'done')")
+        empty = [frame for frame in frames if not (frame[0] and frame[1])]
+        assert not empty, f"{len(empty)} of {len(frames)} frames without the page: {empty[:5]}"
+        tallest = max(height for *_, height in frames)
+        assert min(height for *_, height in frames) > tallest / 2, frames
+    finally:
+        context.close()
