@@ -123,7 +123,9 @@ def open_once(context, url: str, link: Link, keep: bool = False) -> dict[str, fl
 
     page.on("console", on_console)
     page.goto(url)
-    first_edit, arrow = early_answers(page)
+    early = page.evaluate("() => 'bpeFirstScreen' in window")  # an older build has no first screen
+    if early:
+        first_edit, arrow = early_answers(page)
     rendered = page.wait_for_function(
         "() => !document.body.classList.contains('pn-loading') && performance.now()", timeout=180_000,
         polling=10).json_value()
@@ -134,6 +136,8 @@ def open_once(context, url: str, link: Link, keep: bool = False) -> dict[str, fl
         DEEP_QUERY + "([before]) => { const e = deep(document, '.bpe-encoded');"
         " return e && e.innerHTML !== before && performance.now(); }\n})()",
         arg=[before], timeout=60_000, polling=20).json_value()
+    if not early:  # the full app answers the first edit and the first →
+        first_edit, arrow = interactive, press_right(page)
     served = link.served
     paint = page.evaluate(
         "() => (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime")
@@ -150,21 +154,26 @@ def open_once(context, url: str, link: Link, keep: bool = False) -> dict[str, fl
 
 def early_answers(page) -> tuple[float, float]:
     """Type into the encoder the moment the page is there, then press →: when each was answered."""
-    page.wait_for_function(DEEP_QUERY + "() => deep(document, '.encode-input input')\n})()", timeout=60_000, polling=10)
-    page.locator(".encode-input input").first.fill("strawberry")
+    box = page.locator(".encode-input input").first
+    box.wait_for(timeout=60_000)
+    box.fill("strawberry")
     first_edit = page.wait_for_function(
         DEEP_QUERY + "() => { const e = deep(document, '.bpe-encoded');"
         " return e && e.textContent.replace(/\\s/g, '').startsWith('strawberry') && performance.now(); }\n})()",
         timeout=180_000, polling=10).json_value()
+    return first_edit, press_right(page)
+
+
+def press_right(page) -> float:
+    """Press → (off the text box) at round 0: when round 1's caption was shown."""
     page.evaluate("() => { let a = document.activeElement;"
                   " while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;"
                   " if (a && a.blur) a.blur(); }")
     page.keyboard.press("ArrowRight")
-    arrow = page.wait_for_function(
+    return page.wait_for_function(
         DEEP_QUERY + "() => { const e = deep(document, '.bpe-caption');"
         " return e && e.textContent.startsWith('Round 1 of') && performance.now(); }\n})()",
         timeout=180_000, polling=10).json_value()
-    return first_edit, arrow
 
 
 def one_run(browser, url: str, link: Link, second_visit: bool) -> dict[str, float]:

@@ -11,7 +11,6 @@ Every view reads from an `AppState` and writes only to its inputs; none talks to
 """
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import copy
 import time
@@ -241,6 +240,8 @@ class AppState(param.Parameterized):
     async def _train_in_slices(self, request: tuple, side: str) -> None:
         """Train, pausing every SLICE seconds to report progress and let the page's events in; stop
         as soon as the request is no longer the newest (a newer input, or `cancel`)."""
+        import asyncio  # here, not at the top: the first screen starts without it (0.1 s in the browser)
+
         started = time.monotonic()
         pause = started + SLICE
         steps = training_steps(*request)

@@ -45,7 +45,7 @@ EARLY_WORKER = """    <script type="text/javascript">
       window.bpeEarlyMessages = [];
       window.bpeWorker = new Worker("./app.js?" + new URLSearchParams([
         ...(matchMedia("(prefers-color-scheme: dark)").matches ? [["theme", "dark"]] : []),
-        ...(window.bpeHoldPanel ? [["hold-panel", "1"]] : [])]));
+        ...(window.bpeHoldPanel ? [["hold-panel", "1"]] : []), ["t0", String(performance.timeOrigin)]]));
     </script>
     <script type="text/javascript">
 __FIRST_SCREEN_JS__

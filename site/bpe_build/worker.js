@@ -5,10 +5,12 @@
 "use strict";
 const CONFIG = __CONFIG__;
 const BASE = new URL(".", self.location.href).href;
-const T0 = performance.now();
+// Marks are timed from the page's start (its time origin, which the page gives in the address), so
+// that they compare with the page's own times.
+const PAGE_START = Number(new URL(self.location.href).searchParams.get("t0")) || performance.timeOrigin;
 
 function mark(what) {
-  console.log(`[bpe-timing] ${what} ${Math.round(performance.now() - T0)} ms`);
+  console.log(`[bpe-timing] ${what} ${Math.round(performance.timeOrigin + performance.now() - PAGE_START)} ms`);
 }
 
 function status(msg) {
@@ -283,6 +285,7 @@ async function startPython(snapshot) {
     throw new Error(`numpy's libraries took table slots up to ${table}, not ${snapshot.table} as when ` +
                     "the snapshot was made");
   }
+  mark("python-started");  // then its files: measured, the bundles arrive about now, so nothing waits long
   await writeBundles(pyodide);
   for (const [name, version] of Object.entries(CONFIG.bundled_packages)) {
     pyodide.loadedPackages[name] = "bundle";
@@ -303,6 +306,8 @@ os.chdir(APP_DIR)
 if APP_DIR not in sys.path:
     sys.path.insert(0, APP_DIR)
 from bpe_app import first_screen
+`;
+const FIRST_VIEW = `
 _first = first_screen.start(ADDRESS)
 def _first_answer(event):
     return json.dumps(_first.answer(json.loads(event)))
@@ -372,11 +377,14 @@ function answerFirst(event) {
 async function startFirstScreen(pyodide) {
   pyodide.globals.set("APP_DIR", CONFIG.app_dir);
   pyodide.globals.set("ADDRESS", await first.addressGiven);
-  const view = pyodide.runPython(FIRST_SCREEN);
+  pyodide.runPython(FIRST_SCREEN);
+  mark("first-screen-imported");
+  const view = pyodide.runPython(FIRST_VIEW);
   first.answer = pyodide.globals.get("_first_answer");
   self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true });
   mark("first-screen");
   for (const event of first.waiting.splice(0)) answerFirst(event);
+  first.last = performance.now();  // a visitor who typed before it answered goes on typing: a pause first
 }
 
 // After the first screen's last event, once the visitor has paused (see FIRST_PAUSE).
@@ -406,6 +414,7 @@ async function importPanel(pyodide) {
 async function builtAfresh() {
   const { pyodide, table } = await startPython(null);
   mark("pyodide");
+  self.pyodide = pyodide;
   await startFirstScreen(pyodide);
   if (HOLD_PANEL) await new Promise(() => {});
   status("Starting the full page");

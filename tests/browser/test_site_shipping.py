@@ -131,6 +131,7 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     assert [name for name in imported_stdlib if stdlib_left_out(name)] == []
     assert not any(never_loaded(name.replace(".", "/") + "/") for name in modules)
     assert not any(line.startswith(STARTED_FROM_SNAPSHOT) for line in console)
+    assert any(line.startswith("[bpe-timing] first-screen ") for line in console)  # it answered before Panel
     wait_for_console(page, console, KEPT_SNAPSHOT)
     page.close()
 
