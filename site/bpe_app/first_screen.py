@@ -50,6 +50,7 @@ class FirstScreen:
         self.state = AppState()
         self.message = ""
         self.address = address.removeprefix("?")
+        self.used = bool(self.address)  # whether the state is this visit's own: a link's, or changed
         if self.address:
             self.open_address(self.address)
 
@@ -68,7 +69,7 @@ class FirstScreen:
         Events: {"preset": name}, {"text": str}, {"example": label}, {"round": int}, {"step": ±n},
         {"inspect": [vocabulary, id]}; several keys are applied in that order. Anything malformed is
         ignored or said in `message`, and changes nothing."""
-        state, self.message = self.state, ""
+        state, self.message, self.used = self.state, "", True
         if isinstance(event.get("preset"), str):
             if event["preset"] in state.param.preset.objects:
                 state.preset = event["preset"]
@@ -86,6 +87,23 @@ class FirstScreen:
         if isinstance(inspect, list) and len(inspect) == 2 and isinstance(inspect[0], str) and _whole(inspect[1]):
             state.inspect(*inspect)
         return self.view()
+
+    def reset(self) -> None:
+        """Back to the page as everyone opens it: the default view, no token inspected, no message.
+
+        A memory snapshot of Python holds the state the first visit left (worker.js); the next
+        visit starts from it, and from here.
+
+        >>> screen = FirstScreen("preset=course&round=1")
+        >>> _ = screen.answer({"text": "abc", "inspect": ["", 97]})
+        >>> screen.reset()
+        >>> screen.state.preset, screen.state.round, screen.state.encode_text, screen.state.inspected, screen.used
+        ('explainer', 0, 'walkable', None, False)
+        """
+        changes = query_to_changes("")[0]
+        self.state.restore(changes, changes.pop("round"))
+        self.state.param.update(inspected=None, message="")
+        self.message, self.address, self.used = "", "", False
 
     def view(self) -> dict:
         """The round, the last round, the widgets' values and each pane's HTML (by the pane's CSS class)."""
@@ -116,8 +134,12 @@ def start(address: str = "") -> FirstScreen:
 
 
 def opened_address(state: AppState) -> str | None:
-    """The address's query the first screen opened `state` at, if it made `state` ("" for none)."""
-    return _screen.address if _screen is not None and _screen.state is state else None
+    """The query of the link the first screen opened `state` at, once (None after that, for no link,
+    or for a state the first screen did not make): the app's share view then does not open it again."""
+    if _screen is None or _screen.state is not state or not _screen.address:
+        return None
+    address, _screen.address = _screen.address, ""
+    return address
 
 
 def handed_over() -> AppState | None:

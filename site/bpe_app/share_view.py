@@ -84,8 +84,6 @@ class ShareView(pn.viewable.Viewer):
         self._applying = False  # while a link is restored, its steps are not written back
         self._played = False  # whether this play has made its one history entry yet
         self._commands = 0
-        # The address the first screen opened already: the visitor may have moved on from it since.
-        self._opened = first_screen.opened_address(state)
         self._bar.param.watch(lambda event: self.show_address(event.new[1]), "reported")
         location = pn.state.location  # None outside a served document
         if location is not None:
@@ -104,8 +102,9 @@ class ShareView(pn.viewable.Viewer):
     def show_address(self, query: str) -> None:
         """Show the view of the address's query the page opened with or went back to, or say why it cannot."""
         query = query.removeprefix("?")
-        opened, self._opened = self._opened, None
-        if query == opened:  # shown by the first screen: only the address is written, as this page writes it
+        # The link the first screen opened: the visitor may have moved on from it since, so only the
+        # address is written, as this page writes it.
+        if query == first_screen.opened_address(self._state):
             self._shown, self._shown_round = query, self._state.round
             self._write(push=False)
             return

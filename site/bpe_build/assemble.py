@@ -17,7 +17,7 @@ from .fetch import fetch_pyodide, fetch_pypi
 from .installs import setup_build
 from .lock import make_lock, start_up_packages
 from .paths import (
-    APP_ARCHIVE, APP_BUNDLE, APP_DIR, BUILD_ASSETS, CACHE, DIST, LIBRARIES_BUNDLE, PACKAGES_BUNDLE, PANEL_CDN_ROOT,
+    APP_ARCHIVE, APP_BUNDLE, APP_DIR, BUILD_ASSETS, CACHE, DIST, FIRST_BUNDLE, LIBRARIES_BUNDLE, PACKAGES_BUNDLE, PANEL_CDN_ROOT,
     PYODIDE_DIR, ROOT, SITE, SITE_PACKAGES,
 )
 from .ship import page_loader, rename_hashed, ship_page, ship_worker_files, shipped_js
@@ -123,7 +123,7 @@ def assemble(out: Path, parts: Parts) -> None:
     # Shipped: compressed under content-hashed names (ship.py); only index.html keeps its name.
     html, page_scripts = ship_page(out, html)
     shipped = ship_worker_files(out, [PYODIDE_DIR + name for name in STARTUP_FILES] + [
-        PYODIDE_DIR + LIBRARIES_BUNDLE, APP_BUNDLE, PYODIDE_DIR + PACKAGES_BUNDLE])
+        PYODIDE_DIR + LIBRARIES_BUNDLE, PYODIDE_DIR + FIRST_BUNDLE, APP_BUNDLE, PYODIDE_DIR + PACKAGES_BUNDLE])
     config = _worker_config(
         {name: full_lock["packages"][name]["version"] for name in bundled}, preload,
         shipped, rename_hashed(out, PYODIDE_DIR + "pyodide.js"))
@@ -174,15 +174,31 @@ def _stored_zip(source: Path, target: Path) -> None:
             zout.writestr(info, data)
 
 
+#: The packages the first screen imports (bpe_app/first_screen.py): their own bundle, which the
+#: worker writes as soon as Python has started, before the rest of them has arrived.
+FIRST_SCREEN_PACKAGES = ("param", "bpe")
+
+
+def _first_screen_member(path: str) -> bool:
+    top = path.removeprefix(SITE_PACKAGES + "/").split("/")[0]
+    return top in FIRST_SCREEN_PACKAGES or top.split("-")[0] in FIRST_SCREEN_PACKAGES and top.endswith(".dist-info")
+
+
 def _split_bundle(bundle: Path, libraries: list[str], folder: Path) -> None:
-    """The start-up packages as two bundles: the shared libraries the worker loads before Python
-    starts, which it waits for, and everything else, which arrives while Python starts."""
+    """The start-up packages as three bundles: the shared libraries the worker loads before Python
+    starts, which it waits for; the first screen's packages, which arrive next; and everything
+    else (Panel, Bokeh, numpy's Python), which arrives while the first screen answers."""
     members = read_bundle(bundle.read_bytes())
     missing = set(libraries) - {name for name, _ in members}
     if missing:
         raise SystemExit(f"the start-up bundle lacks the libraries to preload: {sorted(missing)}")
     (folder / LIBRARIES_BUNDLE).write_bytes(make_bundle([m for m in members if m[0] in libraries]))
-    (folder / PACKAGES_BUNDLE).write_bytes(make_bundle([m for m in members if m[0] not in libraries]))
+    rest = [m for m in members if m[0] not in libraries]
+    first = [m for m in rest if _first_screen_member(m[0])]
+    if not set(FIRST_SCREEN_PACKAGES) <= {m[0].removeprefix(SITE_PACKAGES + "/").split("/")[0] for m in first}:
+        raise SystemExit(f"the start-up bundle lacks a package of the first screen: {FIRST_SCREEN_PACKAGES}")
+    (folder / FIRST_BUNDLE).write_bytes(make_bundle(first))
+    (folder / PACKAGES_BUNDLE).write_bytes(make_bundle([m for m in rest if not _first_screen_member(m[0])]))
 
 
 def _preload(wheels: dict[str, Path], bundled: list[str]) -> list[str]:
@@ -206,7 +222,8 @@ def _worker_config(bundled_versions: dict[str, str], preload: list[str], shipped
         "pyodide_dir": PYODIDE_DIR, "panel_cdn_root": PANEL_CDN_ROOT, "app_dir": APP_DIR,
         "pyodide_js": pyodide_js,
         "shipped": shipped,
-        "bundles": [PYODIDE_DIR + PACKAGES_BUNDLE, APP_BUNDLE],
+        "first_bundles": [PYODIDE_DIR + FIRST_BUNDLE, APP_BUNDLE],
+        "bundles": [PYODIDE_DIR + PACKAGES_BUNDLE],
         "libraries_bundle": PYODIDE_DIR + LIBRARIES_BUNDLE,
         # so that a later pyodide.loadPackage (say of pandas) does not install these again
         "bundled_packages": bundled_versions,

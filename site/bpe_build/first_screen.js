@@ -11,10 +11,12 @@
 "use strict";
 (() => {
   const worker = window.bpeWorker;
-  const state = { doc: null, live: false, over: false, setting: 0, queued: [], focus: null, step: "", message: "" };
+  const state = { doc: null, live: false, over: false, setting: 0, queued: [], focus: null, step: "", message: "", seq: 0 };
   window.bpeFirstScreen = state;
   worker.postMessage({ type: "first", address: window.location.search });
-  const send = (event) => worker.postMessage({ type: "first", event });
+  // Each event is numbered: only the answer to the latest one is shown (an earlier one, say to a
+  // key typed since, would put the text box back).
+  const send = (event) => worker.postMessage({ type: "first", event, seq: ++state.seq });
 
   // CSS class -> the document's model that has it (a pane or a widget).
   const byClass = () => {
@@ -30,12 +32,17 @@
   // An answer: the panes' HTML (a Panel HTML model holds its text escaped), the round and the widgets.
   const escape = (html) => html.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
-  function show(view, ready) {
+  function show(view, ready, seq) {
     if (state.over) return;
     if (!state.doc) {  // before Bokeh has drawn the page: shown once it has
-      state.early = { view, ready: ready || Boolean(state.early && state.early.ready) };
+      state.early = { view, seq, ready: ready || Boolean(state.early && state.early.ready) };
       return;
     }
+    if (ready) {
+      state.live = true;
+      document.body.classList.add("bpe-first");
+    }
+    if (seq < state.seq) return;
     const models = byClass();
     state.setting += 1;
     try {
@@ -53,10 +60,6 @@
       }
     } finally {
       state.setting -= 1;
-    }
-    if (ready) {
-      state.live = true;
-      document.body.classList.add("bpe-first");
     }
     if (view.message) say(view.message);
   }
@@ -203,7 +206,7 @@
 
   // Before Panel's own handler of the worker's messages (this listener is added first).
   worker.addEventListener("message", ({ data }) => {
-    if (data.type === "first-view") show(data.view, data.ready);
+    if (data.type === "first-view") show(data.view, data.ready, data.seq);
     else if (data.type === "first-step") {
       state.step = ` (step ${data.done} of ${data.of})`;
       if (state.message.startsWith("The full page is starting")) waits();
@@ -217,6 +220,6 @@
     clearInterval(watch);
     state.doc = doc;
     doc.on_change(changed, false);
-    if (state.early) show(state.early.view, state.early.ready);
+    if (state.early) show(state.early.view, state.early.ready, state.early.seq);
   }, 20);
 })();

@@ -18,6 +18,7 @@ PYODIDE_DIR = "pyodide/"          # Pyodide core, precompiled stdlib, the start-
 BOKEH_DIR = "static/bokeh/"       # bokeh-3.7.3.min.js & co, named as on Bokeh's CDN
 PANEL_CDN_ROOT = "static/panel/"  # mirror of https://cdn.holoviz.org/panel/ (what we use of it)
 PACKAGES_BUNDLE = "site-packages.bundle"  # every package the app imports at start-up (see make_bundle)
+FIRST_BUNDLE = "first-screen.bundle"     # of those, the ones the first screen imports (param, bpe), written first
 LIBRARIES_BUNDLE = "libraries.bundle"     # of those, the shared libraries loaded before Python starts
 APP_BUNDLE = "app.bundle"         # site/ sources (app.py, bpe_app/) for the worker
 APP_ARCHIVE = "app.zip"           # the same as a zip (a build intermediate, in .cache/)

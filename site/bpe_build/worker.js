@@ -41,8 +41,10 @@ fetcher.onmessage = ({ data }) => {
   if (data.error) arrived[data.file].reject(new Error(data.error));
   else arrived[data.file].resolve(new Uint8Array(data.buffer));
 };
-fetcher.postMessage({ base: BASE, load: [  // Pyodide's own files first, then the bundles
-  Object.entries(SHIPPED).filter(([path]) => !CONFIG.bundles.includes(path)).map(([, entry]) => entry),
+const BUNDLES = [...CONFIG.first_bundles, ...CONFIG.bundles];
+fetcher.postMessage({ base: BASE, load: [  // Pyodide's own files first, then the first screen's bundles, then the rest
+  Object.entries(SHIPPED).filter(([path]) => !BUNDLES.includes(path)).map(([, entry]) => entry),
+  CONFIG.first_bundles.map((path) => SHIPPED[path]),
   CONFIG.bundles.map((path) => SHIPPED[path]),
 ] });
 
@@ -238,12 +240,13 @@ async function loadLibraries(Module) {
   return Module.wasmTable.length;
 }
 
-// Everything else the app needs, written once Python has started (the bundles arrive meanwhile).
-// Then FileFinders re-read their folders (importlib.invalidate_caches() would also import
-// importlib.metadata, 0.4 s here). Permissions are not checked while writing, as before Python starts.
-async function writeBundles(pyodide) {
-  const bundles = await Promise.all(CONFIG.bundles.map((path) => LOADS[path]));
-  mark("bundles-fetched");
+// Everything else the app needs, written once Python has started (the bundles arrive meanwhile):
+// the first screen's bundles, and later the rest. Then FileFinders re-read their folders
+// (importlib.invalidate_caches() would also import importlib.metadata, 0.4 s here). Permissions
+// are not checked while writing, as before Python starts.
+async function writeBundles(pyodide, paths, what) {
+  const bundles = await Promise.all(paths.map((path) => LOADS[path]));
+  mark(`${what}-fetched`);
   let files = 0;
   const { FS } = pyodide;
   FS.ignorePermissions = true;
@@ -261,7 +264,7 @@ for finder in sys.path_importer_cache.values():
         finder.invalidate_caches()
 `);
   console.log(`[bpe] wrote ${files} files`);
-  mark("written");
+  mark(`${what}-written`);
 }
 
 // Python starts (afresh, or from a snapshot) with numpy's libraries loaded, then gets its files.
@@ -286,7 +289,7 @@ async function startPython(snapshot) {
                     "the snapshot was made");
   }
   mark("python-started");  // then its files: measured, the bundles arrive about now, so nothing waits long
-  await writeBundles(pyodide);
+  await writeBundles(pyodide, snapshot ? BUNDLES : CONFIG.first_bundles, snapshot ? "bundles" : "first-bundles");
   for (const [name, version] of Object.entries(CONFIG.bundled_packages)) {
     pyodide.loadedPackages[name] = "bundle";
   }
@@ -343,6 +346,15 @@ gc.freeze()
 gc.enable()
 `;
 
+const RESET = `
+import gc
+from panel.io.pyodide import write_doc
+gc.disable()
+_first.reset()
+_written = await write_doc()
+gc.enable()
+`;
+
 let madeSnapshot = null;  // {bytes, table}: kept once the page is linked
 
 // The first screen's events: answered as they come while Panel loads (after any that came before
@@ -356,14 +368,15 @@ first.addressGiven = new Promise((resolve) => { first.giveAddress = resolve; });
 // a step (up to a second or two) does not fall between two keys.
 const FIRST_PAUSE = 400;
 
-function firstEvent(event) {
+// An event is {event, seq}: the page numbers its events, and each answer says which it answers.
+function firstEvent(msg) {
   first.last = performance.now();
-  if (first.later) first.later.push(event);
-  else if (first.answer) answerFirst(event);
-  else first.waiting.push(event);
+  if (first.later) first.later.push(msg);
+  else if (first.answer) answerFirst(msg);
+  else first.waiting.push(msg);
 }
 
-function answerFirst(event) {
+function answerFirst({ event, seq }) {
   let view;
   try {
     view = first.answer(JSON.stringify(event));
@@ -371,7 +384,7 @@ function answerFirst(event) {
     console.error("[bpe] the first screen could not answer", event, error);
     return;
   }
-  self.postMessage({ type: "first-view", view: JSON.parse(view) });
+  self.postMessage({ type: "first-view", view: JSON.parse(view), seq });
 }
 
 async function startFirstScreen(pyodide) {
@@ -381,10 +394,10 @@ async function startFirstScreen(pyodide) {
   mark("first-screen-imported");
   const view = pyodide.runPython(FIRST_VIEW);
   first.answer = pyodide.globals.get("_first_answer");
-  self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true });
+  self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true, seq: 0 });
   mark("first-screen");
   for (const event of first.waiting.splice(0)) answerFirst(event);
-  first.last = performance.now();  // a visitor who typed before it answered goes on typing: a pause first
+  if (first.used) first.last = performance.now();  // who typed before it answered goes on typing: a pause first
 }
 
 // After the first screen's last event, once the visitor has paused (see FIRST_PAUSE).
@@ -418,6 +431,7 @@ async function builtAfresh() {
   await startFirstScreen(pyodide);
   if (HOLD_PANEL) await new Promise(() => {});
   status("Starting the full page");
+  await writeBundles(pyodide, CONFIG.bundles, "bundles");
   await importPanel(pyodide);
   pyodide.globals.set("THEME", THEME);
   pyodide.runPython(BUILD_APP);
@@ -428,8 +442,6 @@ async function builtAfresh() {
   try {
     if (pending === undefined) throw new Error("this Pyodide's event loop does not count its callbacks");
     if (pending !== 0) throw new Error(`${pending} callbacks are waiting for a timer`);
-    // A snapshot is of the page as everyone opens it: not of a link's view or of what this visitor did.
-    if (first.address || first.used) throw new Error("the first screen's state is this visit's own");
     madeSnapshot = { bytes: makeSnapshot(pyodide), table };
     mark("snapshot-made");
   } catch (error) {
@@ -446,6 +458,12 @@ async function builtBefore() {
   const { pyodide } = await startPython(snapshot);
   mark("pyodide");
   console.log("[bpe] Python and the app started from the snapshot this browser kept");
+  // The snapshot holds the state the visit that made it left (a link's view, what that visitor
+  // did on the first screen): back to the page as everyone opens it, and its document again.
+  if (pyodide.runPython("_first.used")) {
+    await pyodide.runPythonAsync(RESET);
+    mark("reset");
+  }
   return pyodide;
 }
 
@@ -499,7 +517,7 @@ _link_docs_worker(state.curdoc, sendPatch, setter='js')
     const events = [...(first.later || []), ...first.waiting.splice(0)];
     first.later = null;
     first.answer = pyodide.globals.get("_first_answer");
-    for (const event of events) first.answer(JSON.stringify(event));
+    for (const { event } of events) first.answer(JSON.stringify(event));
     if (madeSnapshot) {
       const { bytes, table } = madeSnapshot;
       madeSnapshot = null;
@@ -550,7 +568,7 @@ self.onmessage = (event) => {
       first.giveAddress(first.address);
     } else {
       first.used = true;
-      firstEvent(msg.event);
+      firstEvent(msg);
     }
     return;
   }

@@ -30,9 +30,10 @@ def first_screen(browser, url: str, hold: bool = True):
 
 
 def wait_chips(page, want: str) -> None:
-    """Wait until the encoder's chips read `want` (chip texts joined by |)."""
+    """Wait until the encoder's chips (A's, the first) read `want` (chip texts joined by |)."""
     page.wait_for_function(
-        "(want) => window.bpeDeepAll('.bpe-encoded .bpe-chip').map((c) => c.textContent).join('|') === want",
+        "(want) => { const box = window.bpeDeepAll('.bpe-encoded')[0];"
+        " return box && [...box.querySelectorAll('.bpe-chip')].map((c) => c.textContent).join('|') === want }",
         arg=want, timeout=30_000)
 
 
@@ -110,12 +111,17 @@ def test_the_full_page_takes_over_with_the_text_round_preset_and_focus(browser, 
         page.locator(".next-round button").first.click()
         expect(caption(page)).to_contain_text("Round 1 of 2")
         page.locator(".bpe-corpus .bpe-chip").first.click()  # the inspector: it opens once the page is there
+        page.locator(".compare-b input").first.click()  # B needs the full page: the click is kept
+        expect(page.locator(".pn-loading-msg")).to_contain_text("The full page is starting")
+        expect(page.locator(".compare-b input").first).not_to_be_checked()
         box = page.locator(".encode-input input").first
         box.fill("")
         box.press_sequentially("abab", delay=20)
         wait_chips(page, "a|b|a|b")
         page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
         expect(page.locator(".bpe-inspector").first).to_be_visible(timeout=30_000)
+        expect(page.locator(".compare-b input").first).to_be_checked()  # the kept click, done
+        expect(page.locator(".bpe-encoded-b").first).to_contain_text("B, after round 1")
         expect(caption(page)).to_contain_text("Round 1 of 2")
         expect(page.locator(".preset-select select").first).to_have_value("course")
         expect(box).to_have_value("abab")
@@ -168,5 +174,42 @@ def test_the_hand_over_shows_the_page_in_every_frame(browser, site_url):
         assert not empty, f"{len(empty)} of {len(frames)} frames without the page: {empty[:5]}"
         tallest = max(height for *_, height in frames)
         assert min(height for *_, height in frames) > tallest / 2, frames
+    finally:
+        context.close()
+
+
+def test_a_second_visit_opens_as_everyone_does_after_a_first_visit_that_used_the_first_screen(browser, site_url):
+    """The first visit opened a link and typed on the first screen; the snapshot it kept holds that
+    state, and the next visit, at the bare address, still opens at the default view (and a link on
+    top of it still opens its own)."""
+    context = browser.new_context()
+    context.add_init_script(DEEP_HELPERS)
+    try:
+        first = recording(context.new_page(), site_url + "?preset=course&round=2&text=aaa")
+        kept = []
+        first.page.on("console", lambda message: kept.append(message.text))
+        first.page.goto(first.url)
+        first.page.wait_for_function(FIRST, timeout=INTERACTIVE_TIMEOUT_MS)
+        box = first.page.locator(".encode-input input").first
+        box.fill("abab")
+        wait_chips(first.page, "ab|ab")
+        first.page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
+        deadline = 120
+        while not any(line.startswith("[bpe] kept a snapshot") for line in kept) and deadline:
+            first.page.wait_for_timeout(500)
+            deadline -= 0.5
+        assert any(line.startswith("[bpe] kept a snapshot") for line in kept), kept[-10:]
+        first.page.close()
+
+        second = recording(context.new_page(), site_url)
+        said = []
+        second.page.on("console", lambda message: said.append(message.text))
+        second.open()
+        page = second.page
+        assert any(line.startswith("[bpe] Python and the app started from the snapshot") for line in said)
+        expect(caption(page)).to_contain_text("Round 0 of 10")
+        expect(page.locator(".preset-select select").first).to_have_value("explainer")
+        expect(page.locator(".encode-input input").first).to_have_value("walkable")
+        assert second.errors == [], "\n".join(second.errors)
     finally:
         context.close()

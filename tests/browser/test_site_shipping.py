@@ -116,7 +116,7 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     page.locator(".encode-input input").first.fill("hug pug")
     expect(page.locator(".bpe-encoded").first).to_contain_text("hug", timeout=30_000)
     assert errors == []
-    assert shipped_summary(console) == "[bpe] shipped files: 0 from the cache, 7 from the network"
+    assert shipped_summary(console) == "[bpe] shipped files: 0 from the cache, 8 from the network"
     assert all(path.startswith(f"/{SUBFOLDER}/") for path in asked), asked
     # What a first visit fetches is the shipped files (each a gzip stream) and small plain ones.
     fetched = {path.removeprefix(f"/{SUBFOLDER}/") for path in asked}
@@ -141,7 +141,7 @@ def test_a_second_visit_reads_every_shipped_file_from_the_cache(served, profile)
     # A share link: the snapshot holds the default view, and the link is applied on top of it.
     page, console, asked, errors = visit(profile, url + "?preset=course&round=1&text=aab")
     assert errors == []
-    assert shipped_summary(console) == "[bpe] shipped files: 7 from the cache, 0 from the network"
+    assert shipped_summary(console) == "[bpe] shipped files: 8 from the cache, 0 from the network"
     assert [path for path in asked if path.endswith(".gzip")] == []
     assert STARTED_FROM_SNAPSHOT in console
     # The restored app answers as a fresh one: the link's view, then an edit, a new round, numpy.
@@ -231,7 +231,7 @@ def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
     # The old build's snapshot holds the old title: the new build starts afresh, with its own.
     expect(page.get_by_text("Byte pair encoding, merge by BUILD")).to_be_visible()
     assert STARTED_FROM_SNAPSHOT not in console
-    assert shipped_summary(console) == "[bpe] shipped files: 5 from the cache, 2 from the network"
+    assert shipped_summary(console) == "[bpe] shipped files: 6 from the cache, 2 from the network"
     gzip_asked = sorted(path.removeprefix(f"/{SUBFOLDER}/") for path in asked if path.endswith(".gzip"))
     assert gzip_asked == sorted([new_app["file"], wasm])
     # Once the new build is running, the old build's app bundle is forgotten.
