@@ -11,4 +11,4 @@ from bpe_app import first_screen
 from bpe_app.app import TITLE, App
 
 pn.extension()
-App(state=first_screen.handed_over()).servable(title=TITLE)
+App(state=first_screen.app_state()).servable(title=TITLE)

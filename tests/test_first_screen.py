@@ -97,14 +97,15 @@ def test_the_app_takes_over_the_state_and_keeps_what_the_visitor_did():
 
     screen = first_screen.start("preset=course&round=2&text=aaa")
     screen.answer({"text": "abab", "round": 1, "inspect": ["", 256]})
-    state = first_screen.handed_over()
-    assert state is screen.state
+    state = first_screen.app_state()
+    assert state is not screen.state and state.preset == "explainer"  # a state of its own, for the snapshot
     App(state=state)
+    assert first_screen.hand_over() and screen.state is state
     share = ShareView(state)
-    share.show_address("?preset=course&round=2&text=aaa")
+    share._opened_at("?preset=course&round=2&text=aaa")  # as the page reports its address once linked
     assert (state.preset, state.encode_text, state.round, state.inspected) == ("course", "abab", 1, ("", 256))
     assert share._bar.command[1:] == ["replace", "preset=course&round=1&text=abab"]  # the address: what is shown
-    share.show_address("?preset=course&round=2&text=aaa")  # a later report (back, forward) is a real one
+    share.show_address("?preset=course&round=2&text=aaa")  # back or forward to it: a real one
     assert (state.encode_text, state.round) == ("aaa", 2)
 
 
@@ -112,7 +113,43 @@ def test_after_a_bad_link_the_app_writes_the_default_views_address():
     pytest.importorskip("panel")
     from bpe_app.share_view import ShareView
 
-    state = first_screen.start("round=abc").state
+    first_screen.start("round=abc")
+    state = first_screen.app_state()
+    first_screen.hand_over()
     share = ShareView(state)
-    share.show_address("round=abc")
+    share._opened_at("round=abc")
     assert share._bar.command[1:] == ["replace", ""] and state.message.startswith("This link could not be opened")
+
+
+def test_an_unused_first_screen_hands_over_its_own_state():
+    screen = first_screen.start()
+    assert first_screen.app_state() is screen.state and first_screen.hand_over() is False
+
+
+def test_after_a_snapshot_start_the_first_screen_answers_on_the_apps_state():
+    screen = first_screen.start("preset=course")
+    screen.answer({"text": "abc"})
+    app = first_screen.app_state()  # the snapshot is made with this one, as everyone opens the page
+    first_screen.restored()
+    assert screen.state is app and not screen.used and first_screen.opened_address(app) is None
+    screen.answer({"round": 3})
+    assert (app.preset, app.round, app.encode_text) == ("explainer", 3, "walkable")
+
+
+def test_the_address_the_app_wrote_itself_is_not_opened_again_when_the_page_reports_it():
+    """The page reports its address once linked; by then it can hold the app's own first write,
+    and the visitor may have turned B on since: that report changes nothing."""
+    pytest.importorskip("panel")
+    from bpe_app.share_view import ShareView
+
+    first_screen.start("preset=course")
+    state = first_screen.app_state()
+    share = ShareView(state)
+    first_screen.hand_over()
+    written = share._bar.command[2]
+    assert "preset=course" in written
+    state.compare_with_b(True)
+    share._opened_at("?" + written)
+    assert state.compare_b
+    share._opened_at("?preset=octlm")  # a link the page really opened with is opened
+    assert state.preset == "octlm"

@@ -4,8 +4,8 @@ Python and `bpe` are up seconds before Panel and Bokeh have been imported and th
 that time the worker answers the prerendered page from here: typing in the encoder, the round (the
 slider, previous and next, ← and →), the preset menu and a share link's state. The panes are drawn
 by the same functions the app's views use (`bpe_app.panes`), so the page looks the same before and
-after. Then the app is built on this screen's `AppState` (`handed_over`), so that nothing the visitor
-did is lost: the text, the round, the preset, and a token they asked to inspect.
+after. Then the app takes over this screen's state (`app_state`, `hand_over`), so that nothing the
+visitor did is lost: the text, the round, the preset, and a token they asked to inspect.
 
 Panel is never imported here (the worker imports it later, in steps).
 
@@ -26,6 +26,7 @@ from .panes.candidates import candidates_html
 from .panes.caption import round_caption
 from .panes.corpus import corpus_html
 from .panes.encoding import EXAMPLES, b_encoding_html, encoding_html
+from .link_fields import FIELDS
 from .share import query_to_changes
 from .state import AppState
 
@@ -51,6 +52,7 @@ class FirstScreen:
         self.message = ""
         self.address = address.removeprefix("?")
         self.used = bool(self.address)  # whether the state is this visit's own: a link's, or changed
+        self.app: AppState | None = None  # the state the app is built on (see `app_state`)
         if self.address:
             self.open_address(self.address)
 
@@ -87,23 +89,6 @@ class FirstScreen:
         if isinstance(inspect, list) and len(inspect) == 2 and isinstance(inspect[0], str) and _whole(inspect[1]):
             state.inspect(*inspect)
         return self.view()
-
-    def reset(self) -> None:
-        """Back to the page as everyone opens it: the default view, no token inspected, no message.
-
-        A memory snapshot of Python holds the state the first visit left (worker.js); the next
-        visit starts from it, and from here.
-
-        >>> screen = FirstScreen("preset=course&round=1")
-        >>> _ = screen.answer({"text": "abc", "inspect": ["", 97]})
-        >>> screen.reset()
-        >>> screen.state.preset, screen.state.round, screen.state.encode_text, screen.state.inspected, screen.used
-        ('explainer', 0, 'walkable', None, False)
-        """
-        changes = query_to_changes("")[0]
-        self.state.restore(changes, changes.pop("round"))
-        self.state.param.update(inspected=None, message="")
-        self.message, self.address, self.used = "", "", False
 
     def view(self) -> dict:
         """The round, the last round, the widgets' values and each pane's HTML (by the pane's CSS class)."""
@@ -142,6 +127,42 @@ def opened_address(state: AppState) -> str | None:
     return address
 
 
-def handed_over() -> AppState | None:
-    """The first screen's state, for the app to be built on (None when there was no first screen)."""
-    return _screen.state if _screen is not None else None
+# The hand-over. The worker keeps a memory snapshot of Python with the app built, for the next
+# visit, and that must hold the page as everyone opens it. So while the first screen's state is
+# still as everyone opens it, the app is built on it; once the visitor has used it (a link, an
+# event), the app is built on a state of its own, the snapshot is made, and then the app's state
+# takes over what the visitor did (`hand_over`).
+
+def app_state() -> AppState | None:
+    """The state to build the app on (None when there is no first screen: `panel serve`)."""
+    if _screen is None:
+        return None
+    _screen.app = _screen.state if not _screen.used else AppState()
+    return _screen.app
+
+
+def hand_over() -> bool:
+    """Give the app's state what the visitor did on the first screen, and answer on it from now on;
+    whether anything changed (then the document is written again).
+
+    >>> screen = start("preset=course&round=2")
+    >>> _ = screen.answer({"text": "abab", "inspect": ["", 256]})
+    >>> app = app_state()
+    >>> app.preset, hand_over(), (app.preset, app.round, app.encode_text, app.inspected), screen.state is app
+    ('explainer', True, ('course', 2, 'abab', ('', 256)), True)
+    """
+    screen = _screen
+    if screen is None or screen.state is screen.app:
+        return False
+    shown = screen.state
+    screen.app.restore({name: getattr(shown, name) for name in FIELDS}, shown.round)
+    screen.app.param.update(inspected=shown.inspected, message=shown.message, message_kind=shown.message_kind)
+    screen.state = screen.app
+    return True
+
+
+def restored() -> None:
+    """After the next visit started from the snapshot: the first screen answers on the app's state,
+    which is as everyone opens the page."""
+    if _screen is not None:
+        _screen.state, _screen.address, _screen.used, _screen.message = _screen.app, "", False, ""

@@ -84,10 +84,11 @@ class ShareView(pn.viewable.Viewer):
         self._applying = False  # while a link is restored, its steps are not written back
         self._played = False  # whether this play has made its one history entry yet
         self._commands = 0
+        self._wrote: set[str] = set()  # every query this view has written to the address
         self._bar.param.watch(lambda event: self.show_address(event.new[1]), "reported")
         location = pn.state.location  # None outside a served document
         if location is not None:
-            location.param.watch(lambda event: self.show_address(event.new), "search")
+            location.param.watch(lambda event: self._opened_at(event.new), "search")
             if location.search:  # under `panel serve`, known from the request already
                 self.show_address(location.search)
         # After the state's own watchers (precedence 0 and 1): by then a rejected input is known as one.
@@ -102,12 +103,6 @@ class ShareView(pn.viewable.Viewer):
     def show_address(self, query: str) -> None:
         """Show the view of the address's query the page opened with or went back to, or say why it cannot."""
         query = query.removeprefix("?")
-        # The link the first screen opened: the visitor may have moved on from it since, so only the
-        # address is written, as this page writes it.
-        if query == first_screen.opened_address(self._state):
-            self._shown, self._shown_round = query, self._state.round
-            self._write(push=False)
-            return
         changes, error = query_to_changes(query)
         if error:
             changes = query_to_changes("")[0]
@@ -120,6 +115,19 @@ class ShareView(pn.viewable.Viewer):
         if error:
             self._state.report(error)
         self._write(push=False)  # the address as this page writes it: canonical, the round clamped
+
+    def _opened_at(self, query: str) -> None:
+        """The address the page reports once it is linked: a link to open, unless the first screen
+        opened it already, or this view wrote it itself meanwhile (the app's first writes can reach
+        the address before the page reports it, and the view may have moved on since: B turned on)."""
+        query = query.removeprefix("?")
+        if query == first_screen.opened_address(self._state):
+            # The link the first screen opened: the visitor may have moved on from it since, so only
+            # the address is written, as this page writes it.
+            self._shown, self._shown_round = query, self._state.round
+            self._write(push=False)
+        elif query not in self._wrote:
+            self.show_address(query)
 
     def _changed(self, *events: param.parameterized.Event) -> None:
         """Write the state's view to the address once it is trained: a new round as a new entry.
@@ -138,5 +146,6 @@ class ShareView(pn.viewable.Viewer):
         query = state_to_query(self._state)
         if query != self._shown:
             self._commands += 1
+            self._wrote.add(query)
             self._bar.command = [self._commands, "push" if push else "replace", query]
             self._shown, self._shown_round = query, self._state.round

@@ -118,8 +118,9 @@
     if (!control) return;
     event.preventDefault();
     event.stopPropagation();
-    if (click && !state.queued.some((kept) => kept.join() === where(control).join())) {
-      state.queued.push(where(control));
+    const place = where(control);
+    if (click && place && !state.queued.some((kept) => JSON.stringify(kept) === JSON.stringify(place))) {
+      state.queued.push(place);
     }
     waits();
   }
@@ -128,31 +129,28 @@
     if (event.key === "Enter" || event.key === " ") clicked(event);
   }, true);
 
-  // Where an element is: its index among its parent's children at each level, through shadow roots,
-  // so that the same control can be found in the full page's document, which has the same shape.
-  function where(node) {
-    const steps = [];
-    while (node && node !== document.documentElement) {
-      const parent = node.parentNode;
-      if (!parent) break;
-      if (parent instanceof ShadowRoot) {
-        steps.unshift([[...parent.children].indexOf(node), true]);
-        node = parent.host;
-      } else {
-        steps.unshift([[...parent.children].indexOf(node), false]);
-        node = parent;
-      }
-    }
-    return steps;
+  // Where a control is, so that the same control can be found in the full page's document: the
+  // nearest element around it (through shadow roots) with a class of the page's own (not Bokeh's or
+  // Panel's), and among that one's elements of the same kind and text, which. (Not by the index of
+  // each element: a shadow root holds a different number of style sheets in the two documents.)
+  const ours = (node) => node.classList && [...node.classList].find((name) => !/^(bk|pn)-/.test(name));
+  function deepAll(selector, root = document) {
+    const found = [...root.querySelectorAll(selector)];
+    for (const node of root.querySelectorAll("*")) if (node.shadowRoot) found.push(...deepAll(selector, node.shadowRoot));
+    return found;
   }
-  function find(steps) {
-    let node = document.documentElement;
-    for (const [index, shadow] of steps) {
-      const parent = shadow ? node && node.shadowRoot : node;
-      node = parent && parent.children[index];
-      if (!node) return null;
-    }
-    return node;
+  const inside = (host, tag, text) =>
+    deepAll(tag, host.shadowRoot || host).filter((node) => node.textContent.trim() === text);
+  function where(element) {
+    let host = element.parentNode instanceof ShadowRoot ? element.parentNode.host : element.parentNode;
+    while (host && !ours(host)) host = host.parentNode instanceof ShadowRoot ? host.parentNode.host : host.parentNode;
+    if (!host || host === document) return null;
+    const name = ours(host), tag = element.tagName.toLowerCase(), text = element.textContent.trim();
+    return { name, host: deepAll(`.${name}`).indexOf(host), tag, text, index: inside(host, tag, text).indexOf(element) };
+  }
+  function find(place) {
+    const host = place && deepAll(`.${place.name}`)[place.host];
+    return (host && inside(host, place.tag, place.text)[place.index]) || null;
   }
 
   // The hand-over. Before Panel's document replaces this one: what had focus, and the scroll.
@@ -165,23 +163,28 @@
     } : null;
     state.scroll = [window.scrollX, window.scrollY];
   }
+  // `then(element)` once the element at `steps` is drawn: Panel's views draw some of their parts
+  // after the document is linked.
+  function whenDrawn(place, then, tries = 100) {
+    const element = find(place);
+    if (element) then(element);
+    else if (place && tries > 0) setTimeout(() => whenDrawn(place, then, tries - 1), 50);
+  }
   // Once it is linked (convert.py calls this): the focus, the caret, the scroll and the kept clicks.
   state.linked = () => {
     window.scrollTo(...state.scroll);
     const kept = state.focus;
-    const element = kept && find(kept.at);
-    if (element) {
-      if (typeof kept.value === "string" && element.value !== kept.value) {
-        element.value = kept.value;  // typed while the full page was built: it reaches Python as typing does
-        element.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-      }
-      element.focus({ preventScroll: true });
-      if (typeof kept.start === "number" && element.setSelectionRange) element.setSelectionRange(kept.start, kept.end);
+    if (kept) {
+      whenDrawn(kept.at, (element) => {
+        if (typeof kept.value === "string" && element.value !== kept.value) {
+          element.value = kept.value;  // typed while the full page was built: it reaches Python as typing does
+          element.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        }
+        element.focus({ preventScroll: true });
+        if (typeof kept.start === "number" && element.setSelectionRange) element.setSelectionRange(kept.start, kept.end);
+      });
     }
-    for (const steps of state.queued.splice(0)) {
-      const control = find(steps);
-      if (control) { control.focus(); control.click(); }
-    }
+    for (const place of state.queued.splice(0)) whenDrawn(place, (control) => { control.focus(); control.click(); });
   };
 
   // Panel's page draws its document into new containers, hidden beside the prerendered ones

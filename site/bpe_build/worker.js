@@ -346,13 +346,9 @@ gc.freeze()
 gc.enable()
 `;
 
-const RESET = `
-import gc
+const REWRITE_DOC = `
 from panel.io.pyodide import write_doc
-gc.disable()
-_first.reset()
 _written = await write_doc()
-gc.enable()
 `;
 
 let madeSnapshot = null;  // {bytes, table}: kept once the page is linked
@@ -447,6 +443,12 @@ async function builtAfresh() {
   } catch (error) {
     console.warn("[bpe] no snapshot for the next visit:", error);
   }
+  // The app was built on a state of its own if the visitor used the first screen (a link, an
+  // event), so that the snapshot is of the page as everyone opens it: now it takes over theirs.
+  if (pyodide.runPython("first_screen.hand_over()")) {
+    await pyodide.runPythonAsync(REWRITE_DOC);
+    mark("handed-over");
+  }
   return pyodide;
 }
 
@@ -458,12 +460,7 @@ async function builtBefore() {
   const { pyodide } = await startPython(snapshot);
   mark("pyodide");
   console.log("[bpe] Python and the app started from the snapshot this browser kept");
-  // The snapshot holds the state the visit that made it left (a link's view, what that visitor
-  // did on the first screen): back to the page as everyone opens it, and its document again.
-  if (pyodide.runPython("_first.used")) {
-    await pyodide.runPythonAsync(RESET);
-    mark("reset");
-  }
+  pyodide.runPython("first_screen.restored()");  // the snapshot's app is the page as everyone opens it
   return pyodide;
 }
 
