@@ -153,3 +153,16 @@ def test_the_address_the_app_wrote_itself_is_not_opened_again_when_the_page_repo
     assert state.compare_b
     share._opened_at("?preset=octlm")  # a link the page really opened with is opened
     assert state.preset == "octlm"
+
+
+def test_a_key_typed_redraws_the_encoder_only_and_a_new_training_redraws_everything(monkeypatch):
+    from bpe_app.panes import corpus as corpus_module
+    screen = FirstScreen()
+    drawn = []
+    real = first_screen.corpus_html
+    monkeypatch.setattr(first_screen, "corpus_html", lambda *a: drawn.append(a) or real(*a))
+    screen.answer({"text": "walk"})
+    screen.answer({"text": "walks"})
+    assert len(drawn) == 1  # the corpus once, for both keys
+    screen.answer({"preset": "course"})
+    assert len(drawn) == 2 and screen.view()["panes"]["bpe-corpus-pane"] == corpus_module.corpus_html(screen.state.training, 0)

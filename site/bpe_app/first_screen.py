@@ -22,6 +22,8 @@ Panel is never imported here (the worker imports it later, in steps).
 """
 from __future__ import annotations
 
+import bpe
+
 from .panes.candidates import candidates_html
 from .panes.caption import round_caption
 from .panes.corpus import corpus_html
@@ -53,6 +55,7 @@ class FirstScreen:
         self.address = address.removeprefix("?")
         self.used = bool(self.address)  # whether the state is this visit's own: a link's, or changed
         self.app: AppState | None = None  # the state the app is built on (see `app_state`)
+        self._drawn: dict = {}  # render function -> (its inputs, its HTML), see `_pane`
         if self.address:
             self.open_address(self.address)
 
@@ -93,18 +96,30 @@ class FirstScreen:
     def view(self) -> dict:
         """The round, the last round, the widgets' values and each pane's HTML (by the pane's CSS class)."""
         state = self.state
-        training, rounds = state.training, state.round
+        training, training_b, rounds, text = state.training, state.training_b, state.round, state.encode_text
         return {
             "round": rounds, "rounds": state.rounds, "message": self.message,
             "widgets": {css: getattr(state, name) for css, name in WIDGETS.items()},
             "panes": {
-                "bpe-caption-pane": round_caption(training, rounds),
-                "bpe-corpus-pane": corpus_html(training, rounds, state.training_b),
-                "bpe-candidates-pane": candidates_html(training, rounds),
-                "bpe-encoding-pane": encoding_html(training, state.encode_text, rounds),
-                "bpe-encoding-b-pane": b_encoding_html(training, state.training_b, state.encode_text, rounds),
+                "bpe-caption-pane": self._pane(round_caption, training, rounds),
+                "bpe-corpus-pane": self._pane(corpus_html, training, rounds, training_b),
+                "bpe-candidates-pane": self._pane(candidates_html, training, rounds),
+                "bpe-encoding-pane": self._pane(encoding_html, training, text, rounds),
+                "bpe-encoding-b-pane": self._pane(b_encoding_html, training, training_b, text, rounds),
             },
         }
+
+    def _pane(self, render, *inputs) -> str:
+        """`render(*inputs)`, drawn again only when its inputs changed: a key typed redraws the
+        encoder, not the corpus and the table. Trainings are compared by identity (and kept here,
+        so that no other training can take their place in memory)."""
+        drawn = self._drawn.get(render)
+        if drawn is None or not all(_same(a, b) for a, b in zip(drawn[0], inputs)):
+            drawn = self._drawn[render] = (inputs, render(*inputs))
+        return drawn[1]
+
+def _same(a, b) -> bool:
+    return a is b or not isinstance(a, bpe.Training) and not isinstance(b, bpe.Training) and a == b
 
 
 def _whole(value) -> bool:

@@ -11,7 +11,8 @@
 "use strict";
 (() => {
   const worker = window.bpeWorker;
-  const state = { doc: null, live: false, over: false, setting: 0, queued: [], focus: null, step: "", message: "", seq: 0 };
+  const state = { doc: null, live: false, over: false, setting: 0, queued: [], focus: null, step: "", message: "", seq: 0,
+                  keys: {} };  // keys: the arrow keys' counters as last seen
   window.bpeFirstScreen = state;
   worker.postMessage({ type: "first", address: window.location.search });
   // Each event is numbered: only the answer to the latest one is shown (an earlier one, say to a
@@ -95,7 +96,6 @@
       waits();
     }
   }
-  state.keys = {};
 
   // Clicks: previous, next and the examples are answered; another control's click is kept.
   const CONTROLS = "button, select, input, textarea, a[href], [role=button], [role=slider], label";

@@ -354,8 +354,8 @@ _written = await write_doc()
 let madeSnapshot = null;  // {bytes, table}: kept once the page is linked
 
 // The first screen's events: answered as they come while Panel loads (after any that came before
-// Python was up), then, from the moment the app is built on the first screen's state, kept until
-// the page is linked and applied to the app there. A test can hold Panel back (the page's
+// Python was up); from the moment the app is being built, kept until the page is linked and then
+// done to the app's state (through the first screen, which answers on it by then). A test can hold Panel back (the page's
 // `bpeHoldPanel`), so that only the first screen runs.
 const HOLD_PANEL = new URL(self.location.href).searchParams.has("hold-panel");
 const first = { answer: null, waiting: [], later: null, last: 0, address: null };
