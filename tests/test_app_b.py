@@ -12,8 +12,8 @@ pytest.importorskip("panel")
 import bpe  # noqa: E402
 from bpe import difference  # noqa: E402
 from bpe.presets import PRESETS  # noqa: E402
-from bpe_app import b_settings_view, chart_view, difference_view, inspector_view, share  # noqa: E402
-from bpe_app.panes import corpus, encoding  # noqa: E402
+from bpe_app import b_settings_view, difference_view, inspector_view, share  # noqa: E402
+from bpe_app.panes import chart, corpus, encoding  # noqa: E402
 from bpe_app.difference_view import difference_html  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 
@@ -58,7 +58,7 @@ def test_no_b_until_asked():
     assert state.training_b is None and state.rounds_b == 0
     assert difference_html(state.training, None, 3) == "" and encoding.b_encoding_html(state.training, None, "x", 3) == ""
     assert corpus.corpus_html(state.training, 3, None) == corpus.corpus_html(state.training, 3)
-    assert "bpe-line-b" not in chart_view.chart_svg(state.training, 3, None)
+    assert "bpe-line-b" not in chart.chart_svg(state.training, 3, None)
 
 
 def test_b_starts_from_the_presets_suggestion(explainer):
@@ -123,7 +123,7 @@ def test_the_encoder_counts_both(explainer):
 
 
 def test_the_chart_draws_both(explainer):
-    svg = chart_view.chart_svg(explainer.training, 4, explainer.training_b)
+    svg = chart.chart_svg(explainer.training, 4, explainer.training_b)
     assert svg.count("<polyline") == 4 and svg.count("bpe-line-b") == 2 and "A solid, B dashed" in svg and svg.index("A solid") > svg.index("</svg>")
 
 

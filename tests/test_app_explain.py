@@ -11,9 +11,9 @@ import pytest
 import bpe
 from bpe import real
 from bpe.presets import PRESETS
-from bpe_app import actions, chips, inspector_view, settings_view, stepper_view, vocabulary_view
+from bpe_app import actions, chips, inspector_view, settings_view, vocabulary_view
 from bpe_app.actions import Actions
-from bpe_app.panes import corpus
+from bpe_app.panes import corpus, stepper
 from bpe_app.state import AppState
 
 
@@ -21,7 +21,7 @@ def text_of(fragment: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", fragment))
 
 
-@pytest.mark.parametrize("module", [actions, chips, corpus, inspector_view, settings_view, stepper_view,
+@pytest.mark.parametrize("module", [actions, chips, corpus, inspector_view, settings_view, stepper,
                                     vocabulary_view])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
@@ -59,18 +59,18 @@ def test_the_inspectors_count_is_the_corpus_count(state):
 def test_the_stepper_ends_at_the_encoders_chips(state):
     training = state.training
     for text in ("walkable", "stalking", "東京は日本の首都です。", "I ❤️ 🍣 2024"):
-        last = stepper_view.last_step(training, text, state.rounds)
-        final = stepper_view.stepper_html(training, text, state.rounds, last)
+        last = stepper.last_step(training, text, state.rounds)
+        final = stepper.stepper_html(training, text, state.rounds, last)
         ids = [int(i) for i in re.findall(r'data-id="(\d+)"', final.split('class="bpe-step-chips"')[1])]
         assert ids == [i for i in training.tokenizer.encode(text, state.rounds) if i is not None]
         assert f"step {last} of {last}" in final
-        assert "step 0 of" in stepper_view.stepper_html(training, text, state.rounds, 0)
+        assert "step 0 of" in stepper.stepper_html(training, text, state.rounds, 0)
 
 
 def test_the_stepper_steps_only_a_long_texts_first_characters():
     state = AppState(preset="explainer")
     text = "walking " * 200
-    page = text_of(stepper_view.stepper_html(state.training, text, state.rounds, 0))
+    page = text_of(stepper.stepper_html(state.training, text, state.rounds, 0))
     assert f"of {len(text):,}" in page and "Stepping through the first" in page
 
 

@@ -17,8 +17,8 @@ SITE = Path(__file__).resolve().parent.parent / "site"  # on pytest's path (pypr
 import bpe  # noqa: E402
 import bpe.files  # noqa: E402
 from bpe.presets import PRESETS  # noqa: E402
-from bpe_app import chart_view, chips, documents, downloads, encoder_view, inputs, link_fields, message_view, state, wording  # noqa: E402
-from bpe_app.panes import caption, candidates, corpus, encoding  # noqa: E402
+from bpe_app import chips, documents, downloads, encoder_view, inputs, link_fields, message_view, state, wording  # noqa: E402
+from bpe_app.panes import caption, candidates, chart, corpus, encoding  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 import panel as pn  # noqa: E402
 
@@ -46,7 +46,7 @@ def rows_of(table_html: str) -> list[str]:
     return re.findall(r"<tr[^>]*>.*?</tr>", table_html.split("<tbody>")[1])
 
 
-@pytest.mark.parametrize("module", [chips, documents, wording, chart_view, state, caption, encoding, inputs, link_fields])
+@pytest.mark.parametrize("module", [chips, documents, wording, chart, state, caption, encoding, inputs, link_fields])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
@@ -218,7 +218,7 @@ def test_user_text_is_never_html(app_state, alphabet):
         corpus.corpus_html(training, 0),
         candidates.candidates_html(training, 1),
         encoding.encoding_html(training, HOSTILE, app_state.rounds),
-        chart_view.merges_html(training, 3),
+        chart.merges_html(training, 3),
         message_view.message_html(f"bad file {HOSTILE}", "error"),
     ]
     for page in shown:
@@ -338,16 +338,16 @@ def test_every_preset_loads_and_round_trips_its_documents(name):
 # --- chart and downloads -----------------------------------------------------------------------
 
 def test_the_chart_marks_the_selected_round(app_state):
-    svg = chart_view.chart_svg(app_state.training, 2)
+    svg = chart.chart_svg(app_state.training, 2)
     assert svg.startswith('<div class="bpe-chart-box"') and '<svg class="bpe-chart"' in svg and svg.endswith('</svg></div>')
     assert 'class="bpe-round-marker"' in svg
     # Where rounds lie, for the page's click-to-go-to-a-round listener.
-    assert f'data-x0="{chart_view.LEFT:.1f}"' in svg and f'data-last="{app_state.rounds}"' in svg
+    assert f'data-x0="{chart.LEFT:.1f}"' in svg and f'data-last="{app_state.rounds}"' in svg
     assert f"round 2: {app_state.training.tokens[2]} tokens, vocabulary {app_state.training.vocab_size(2)}" in svg
 
 
 def test_the_merge_list_highlights_the_selected_round(app_state):
-    page = chart_view.merges_html(app_state.training, 2)
+    page = chart.merges_html(app_state.training, 2)
     current = [row for row in rows_of(page) if "bpe-current" in row]
     assert len(current) == 1 and '<td class="bpe-num">2</td>' in current[0]
 

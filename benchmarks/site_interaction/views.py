@@ -4,7 +4,7 @@ import bpe
 from bpe_app.documents import documents_of
 from bpe_app.panes.corpus import corpus_html
 from bpe_app.panes.candidates import candidates_html
-from bpe_app.chart_view import chart_svg, merges_html
+from bpe_app.panes.chart import chart_svg, merges_html
 from bpe_app.panes.encoding import encoding_html
 from bpe_app.panes.caption import round_caption
 _training = bpe.train(documents_of(TEXT, SPLIT), bpe.Settings(

@@ -15,7 +15,7 @@ True
 """
 from __future__ import annotations
 
-from .stepper_view import last_step
+from .panes.stepper import last_step
 
 
 class Actions:

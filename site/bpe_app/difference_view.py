@@ -13,7 +13,7 @@ import panel as pn
 import bpe
 from bpe import difference
 
-from .chart_view import MERGE_ROWS, ROWS_ABOVE
+from .panes.chart import MERGE_ROWS, ROWS_ABOVE
 from .chips import token_chip
 from .styles import html_pane
 from .wording import plural

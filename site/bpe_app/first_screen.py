@@ -26,8 +26,10 @@ import bpe
 
 from .panes.candidates import candidates_html
 from .panes.caption import round_caption
+from .panes.chart import chart_svg, merges_html
 from .panes.corpus import corpus_html
 from .panes.encoding import EXAMPLES, b_encoding_html, encoding_html
+from .panes.stepper import stepper_html
 from .link_fields import FIELDS
 from .share import query_to_changes
 from .state import AppState
@@ -106,6 +108,9 @@ class FirstScreen:
                 "bpe-candidates-pane": self._pane(candidates_html, training, rounds),
                 "bpe-encoding-pane": self._pane(encoding_html, training, text, rounds),
                 "bpe-encoding-b-pane": self._pane(b_encoding_html, training, training_b, text, rounds),
+                "bpe-stepper-pane": self._pane(stepper_html, training, text, rounds, state.encode_step, state.stepping),
+                "bpe-chart-pane": self._pane(chart_svg, training, rounds, training_b),
+                "bpe-merges-pane": self._pane(merges_html, training, rounds),
             },
         }
 

@@ -80,6 +80,7 @@ LOADING_STYLE = """    <style>
       body.pn-loading.bpe-first::before, body.pn-loading.bpe-first::after { display: none; }
       body.pn-loading.bpe-first > [data-root-id] > * { filter: none; pointer-events: auto; user-select: auto; }
       body.pn-loading.bpe-first .pn-loading-msg { bottom: 12px; font-size: 13px; font-weight: 400; padding: 6px 12px; }
+      body.pn-loading.bpe-first .pn-loading-msg::after { content: none; }
       @media (prefers-color-scheme: dark) {
         html, body { background: #0d1117; color: #e6edf3; color-scheme: dark; }
         body.pn-loading .pn-loading-msg { background: #151b23; color: #e6edf3; border-color: #3d444d; }
