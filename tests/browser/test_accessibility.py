@@ -10,7 +10,7 @@ import pytest
 from bpe_build.fetch import fetch_npm
 from playwright.sync_api import expect
 
-from conftest import OUTPUT, open_site
+from conftest import OUTPUT, new_page, open_site
 
 BLOCKING = ("critical", "serious")
 
@@ -28,10 +28,9 @@ def violations(page) -> list[str]:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("viewport", [{"width": 1400, "height": 1000}, {"width": 390, "height": 844}],
                          ids=["desktop", "phone"])
-def test_no_critical_or_serious_violations(browser, site_url, viewport, scheme):
+def test_no_critical_or_serious_violations(profile, site_url, viewport, scheme):
     """In both colour schemes: the page follows the system's (prefers-color-scheme)."""
-    context = browser.new_context(viewport=viewport, color_scheme=scheme)
-    page = context.new_page()
+    page = new_page(profile, viewport=viewport, color_scheme=scheme, script="")
     open_site(page, site_url)
     background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
     assert (background == "rgb(13, 17, 23)") == (scheme == "dark"), background
@@ -45,16 +44,15 @@ def test_no_critical_or_serious_violations(browser, site_url, viewport, scheme):
         page.locator(".next-round button").first.click()
     expect(page.locator(".bpe-caption").first).to_contain_text("Round 3 of 20")
     assert violations(page) == []
-    context.close()
+    page.close()
 
 
-def test_every_control_has_a_name(browser, site_url):
-    context = browser.new_context()
-    page = context.new_page()
+def test_every_control_has_a_name(profile, site_url):
+    page = new_page(profile, script="")
     open_site(page, site_url)
     page.wait_for_timeout(1000)
     for role, name in [("slider", "Round"), ("button", "Play the rounds"), ("button", "Pause"),
                        ("button", "Minimum pair count: one more"), ("main", "Byte pair encoding")]:
         expect(page.get_by_role(role, name=name).first).to_be_attached()
     assert page.locator("h1").count() == 1
-    context.close()
+    page.close()

@@ -7,7 +7,7 @@ from bpe.presets import EXPLAINER_WORDS, PRESETS
 from playwright.sync_api import expect
 
 from bpe_app.state import DEFAULT_PRESET
-from conftest import DEEP_HELPERS, open_site
+from conftest import DEEP_HELPERS, new_page, open_site
 from test_accessibility import violations
 
 EXPLAINER = PRESETS["explainer"]
@@ -93,15 +93,14 @@ def test_a_link_with_b_restores_both_panes(app):
     assert not app.errors, app.errors
 
 
-def test_b_on_a_phone_in_the_dark(browser, site_url):
+def test_b_on_a_phone_in_the_dark(profile, site_url):
     """Both panes fit a phone's width (wide tables scroll in their own box), with nothing axe calls serious."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
-    page = context.new_page()
+    page = new_page(profile, viewport={"width": 390, "height": 844}, color_scheme="dark", script="")
     open_site(page, site_url + "?preset=english-japanese&b=1&round=30")
     expect(page.locator(".bpe-first-difference").first).to_contain_text("They cut the corpus differently")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert violations(page) == []
-    context.close()
+    page.close()
 
 
 def test_bs_tokens_open_as_bs_and_outline_bs_rows(app):

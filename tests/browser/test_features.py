@@ -12,16 +12,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import DEEP_HELPERS, OUTPUT, open_site
+from conftest import OUTPUT, new_page, open_site
 
 VISIBLE_SPACE = "␣"
 
 
 @pytest.fixture(scope="module")
-def shared(browser, site_url):
-    context = browser.new_context()
-    context.add_init_script(DEEP_HELPERS)
-    page = context.new_page()
+def shared(profile, site_url):
+    page = new_page(profile)
     requests, errors = [], []
     page.on("request", lambda request: requests.append(request.url))
     page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
@@ -30,7 +28,7 @@ def shared(browser, site_url):
     yield page, requests, errors
     OUTPUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUTPUT / "site-features.png"), full_page=True)
-    context.close()
+    page.close()
 
 
 def encoded_text(page) -> str:

@@ -9,20 +9,18 @@ import re
 import pytest
 from playwright.sync_api import Error as PlaywrightError, expect
 
-from conftest import DEEP_HELPERS, open_site
+from conftest import new_page, open_site
 
 
 @pytest.fixture(scope="module")
-def shared(browser, site_url):
-    context = browser.new_context()
-    context.add_init_script(DEEP_HELPERS)
-    page = context.new_page()
+def shared(profile, site_url):
+    page = new_page(profile)
     errors = []
     page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
     page.on("console", lambda message: message.type == "error" and errors.append(message.text[:2000]))
     open_site(page, site_url)
     yield page, errors
-    context.close()
+    page.close()
 
 
 def message(page):

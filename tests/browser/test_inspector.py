@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import DEEP_HELPERS, OUTPUT, open_site
+from conftest import DEEP_HELPERS, OUTPUT, new_page, open_site
 
 TREE_HELPERS = """
 window.bpeInspector = () => window.bpeDeepAll('.bpe-inspector')[0] || null;
@@ -27,10 +27,8 @@ window.bpeFocused = () => { let node = document.activeElement; while (node && no
 
 
 @pytest.fixture(scope="module")
-def page(browser, site_url):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.add_init_script(DEEP_HELPERS + TREE_HELPERS)
-    page = context.new_page()
+def page(profile, site_url):
+    page = new_page(profile, viewport={"width": 1400, "height": 1000}, script=DEEP_HELPERS + TREE_HELPERS)
     errors = []
     page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
     page.on("console", lambda message: message.type == "error" and errors.append(message.text[:2000]))
@@ -38,7 +36,7 @@ def page(browser, site_url):
     yield page
     OUTPUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUTPUT / "inspector-1400x1000.png"))
-    context.close()
+    page.close()
     assert not errors, errors
 
 

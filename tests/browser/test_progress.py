@@ -7,7 +7,7 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from conftest import DEEP_HELPERS, open_site
+from conftest import new_page, open_site
 
 MERGES = 3000
 
@@ -22,14 +22,12 @@ def big_corpus(seed: int) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def page(browser, site_url):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.add_init_script(DEEP_HELPERS)
-    page = context.new_page()
+def page(profile, site_url):
+    page = new_page(profile, viewport={"width": 1400, "height": 1000})
     open_site(page, site_url)
     ask_for_many_merges(page)
     yield page
-    context.close()
+    page.close()
 
 
 def ask_for_many_merges(page) -> None:

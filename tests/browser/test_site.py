@@ -6,7 +6,8 @@ import re
 from playwright.sync_api import expect
 
 
-def test_page_becomes_interactive_with_only_local_requests(app):
+def test_page_becomes_interactive_with_only_local_requests(cold_app):
+    app = cold_app
     seconds = app.open()
     page = app.page
 
@@ -27,7 +28,8 @@ def test_page_becomes_interactive_with_only_local_requests(app):
     print(f"interactive after {seconds:.1f} s")
 
 
-def test_while_python_starts_the_page_says_so_and_takes_no_clicks(app):
+def test_while_python_starts_the_page_says_so_and_takes_no_clicks(cold_app):
+    app = cold_app
     page = app.page
     page.goto(app.url)
     page.wait_for_selector(".pn-loading-msg")

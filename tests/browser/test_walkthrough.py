@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import DEEP_HELPERS, open_site
+from conftest import DEEP_HELPERS, new_page, open_site
 
 DEEP = DEEP_HELPERS + """
 window.bpeWinnerIds = () => window.bpeDeepAll('.bpe-candidates tr.bpe-winner .bpe-chip').map((c) => c.dataset.id);
@@ -15,13 +15,11 @@ window.bpeWinnerTexts = () => window.bpeDeepAll('.bpe-candidates tr.bpe-winner .
 
 
 @pytest.fixture(scope="module")
-def page(browser, site_url):
-    context = browser.new_context()
-    context.add_init_script(DEEP)
-    page = context.new_page()
+def page(profile, site_url):
+    page = new_page(profile, script=DEEP)
     open_site(page, site_url)
     yield page
-    context.close()
+    page.close()
 
 
 def choose_preset(page, name: str) -> None:
