@@ -15,6 +15,7 @@ True
 """
 from __future__ import annotations
 
+from . import tour as guide
 from .panes.stepper import last_step
 
 
@@ -33,6 +34,12 @@ class Actions:
                 state.inspected = None
             elif kind == "round":
                 state.step(int(value) - state.round)
+            elif kind == "tour-open":
+                guide.open_tour(state, value)
+            elif kind == "tour-move":
+                guide.move(state, int(value))
+            elif kind == "tour-close":
+                guide.close(state)
             elif kind == "vocab-sort":
                 state.sort_vocabulary(value)
             elif kind == "encode-play":

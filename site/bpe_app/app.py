@@ -26,6 +26,7 @@ from .state import AppState
 from .stepper_view import StepperView
 from .styles import html_pane
 from .token_clicks import TokenClicks
+from .tour_view import TourButtons, TourView
 from .vocabulary_view import VocabularyView
 
 TITLE = "Byte pair encoding, merge by merge"
@@ -79,7 +80,7 @@ class App(pn.viewable.Viewer):
             css_classes=["bpe-sidebar"], sizing_mode="stretch_width",
         )
         main = pn.Column(
-            pn.Row(heading(TITLE, 1), ProgressView(state)),
+            pn.Row(heading(TITLE, 1), TourButtons(state), ProgressView(state)),
             html_pane(f'<div class="bpe-note">{INTRO}</div>'),
             MessageView(state),
             Scrubber(state),
@@ -94,7 +95,7 @@ class App(pn.viewable.Viewer):
             ChartView(state),
             heading("Cost across languages"), LanguagesView(state),
             heading("Vocabulary"), VocabularyView(state),
-            InspectorView(state),
+            InspectorView(state), TourView(state),
             css_classes=["bpe-main"], sizing_mode="stretch_width",
         )
         clicks, actions = TokenClicks(width=0, height=0, margin=0), Actions(state)

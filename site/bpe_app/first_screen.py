@@ -31,7 +31,7 @@ from .panes.corpus import corpus_html
 from .panes.encoding import EXAMPLES, b_encoding_html, encoding_html
 from .panes.stepper import stepper_html
 from .link_fields import FIELDS
-from .share import query_to_changes
+from .share import query_to_changes, tour_shows
 from .state import AppState
 
 #: The widgets whose values follow the state, by the CSS class the page finds them by: the preset
@@ -44,6 +44,9 @@ WIDGETS = {
 }
 #: The longest text the encoder takes from the page, as a share link holds (`link_fields.TEXT_LIMIT`).
 TEXT_LIMIT = 10_000
+
+#: What the first screen says of a link that opens a tour: the page shows the step, the box comes with the full page.
+TOUR_WAITS = "The tour opens with the full page, in a moment: the page already shows its step."
 
 _screen: FirstScreen | None = None
 
@@ -68,7 +71,9 @@ class FirstScreen:
             self.message = error
             self.state.report(error)  # the app's message line says it too, once it is there
             return
-        self.state.restore(changes, changes.pop("round"))
+        self.state.restore(changes, changes.pop("round"), tour_shows(query))
+        if self.state.tour:
+            self.message = TOUR_WAITS
 
     def answer(self, event: dict) -> dict:
         """Apply one event from the page and return what the page shows now (see `view`).

@@ -132,11 +132,11 @@ def _base64_text(word: str, limit: int) -> str:
 _OPTIONS = {"alphabet": ALPHABET, "pretokenizer": PRETOKENIZER, "tie": TIE, "specials": SPECIALS}
 _LABELLED = {"split": DOCUMENTS, "budget": BUDGET}
 #: Inputs whose name in a link is shorter than the input's.
-_KEYS = {"corpus_text": "corpus", "budget_size": "size", "encode_text": "text", "compare_b": "b"}
+_KEYS = {"corpus_text": "corpus", "budget_size": "size", "encode_text": "text", "compare_b": "b", "tour_step": "step"}
 _TEXTS = {"corpus_text": (CORPUS_LIMIT, "the corpus", True), "encode_text": (TEXT_LIMIT, "the encoded text", False)}
 #: The inputs a link holds, in the order links write them.
 SHARED = ("preset", "corpus_text", "split", "alphabet", "pretokenizer", "tie", "specials", "min_frequency",
-          "budget", "budget_size", "round", "encode_text", "compare", "compare_b", *B_INPUTS)
+          "budget", "budget_size", "round", "encode_text", "compare", "compare_b", *B_INPUTS, "tour", "tour_step")
 #: A yes-or-no input's words in a link.
 FLAG = {False: "0", True: "1"}
 

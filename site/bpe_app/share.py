@@ -27,7 +27,8 @@ __all__ = ["CORPUS_LIMIT", "KEYS", "TEXT_LIMIT", "LinkError", "left_out", "query
 KEYS = {name: field.key for name, field in FIELDS.items()}
 #: The longest query read at all: room for the corpus and the text, even as 4-byte characters.
 QUERY_LIMIT = 20_000
-_DEFAULTS = {name: AppState.param[name].default for name in ("round", "encode_text", "compare", "compare_b")}
+_DEFAULTS = {name: AppState.param[name].default
+             for name in ("round", "encode_text", "compare", "compare_b", "tour", "tour_step")}
 #: What `left_out` calls an uploaded tokenizer file.
 _UPLOADED = "the uploaded tokenizer file (a link cannot hold a file)"
 
@@ -95,6 +96,21 @@ def _changes(query: str) -> dict:
         changes[BY_KEY[key].input] = BY_KEY[key].read(word)
     _check_training(changes)
     return changes
+
+
+def tour_shows(query: str) -> bool:
+    """Whether a link's tour step should set the page as the tour does: a link that names a tour but
+    not the round, the text or B (one written by hand, `?tour=course&step=3`). The page's own links
+    hold what the visitor did at that step, and restore that.
+
+    >>> tour_shows("tour=course&step=3"), tour_shows("tour=course&step=3&round=1"), tour_shows("round=1")
+    (True, False, False)
+    """
+    try:
+        given = _fields(query.removeprefix("?"))
+    except LinkError:
+        return False
+    return KEYS["tour"] in given and not {KEYS["round"], KEYS["encode_text"], KEYS["compare_b"]} & set(given)
 
 
 def _fields(query: str) -> dict[str, str]:

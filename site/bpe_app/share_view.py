@@ -14,7 +14,7 @@ import panel as pn
 import param
 
 from . import first_screen
-from .share import CORPUS_LIMIT, KEYS, TEXT_LIMIT, left_out, query_to_changes, state_to_query
+from .share import CORPUS_LIMIT, KEYS, TEXT_LIMIT, left_out, query_to_changes, state_to_query, tour_shows
 from .styles import html_pane
 
 #: Milliseconds the browser waits before rewriting the address after a change that is not a new
@@ -81,6 +81,7 @@ class ShareView(pn.viewable.Viewer):
         self._bar = AddressBar(width=0, height=0, margin=0)
         self._shown = ""  # the query the browser shows
         self._shown_round = 0
+        self._shown_tour = ("", 1)  # the tour and step the address shows
         self._applying = False  # while a link is restored, its steps are not written back
         self._played = False  # whether this play has made its one history entry yet
         self._commands = 0
@@ -109,9 +110,10 @@ class ShareView(pn.viewable.Viewer):
         self._shown, self._shown_round = query, changes["round"]
         self._applying = True
         try:
-            self._state.restore(changes, changes.pop("round"))
+            self._state.restore(changes, changes.pop("round"), tour_shows(query))
         finally:
             self._applying = False
+        self._shown_round, self._shown_tour = self._state.round, self._tour_at()
         if error:
             self._state.report(error)
         self._write(push=False)  # the address as this page writes it: canonical, the round clamped
@@ -124,7 +126,7 @@ class ShareView(pn.viewable.Viewer):
         if query == first_screen.opened_address(self._state):
             # The link the first screen opened: the visitor may have moved on from it since, so only
             # the address is written, as this page writes it.
-            self._shown, self._shown_round = query, self._state.round
+            self._shown, self._shown_round, self._shown_tour = query, self._state.round, self._tour_at()
             self._write(push=False)
         elif query not in self._wrote:
             self.show_address(query)
@@ -134,7 +136,8 @@ class ShareView(pn.viewable.Viewer):
         Only a view that is shown goes into the address, never an input that was rejected."""
         if self._applying or self._state.busy or not self._state.inputs_shown:
             return
-        push = self._state.round != self._shown_round
+        # A new round, or a new step of the tour, is a new history entry: back returns to the last one.
+        push = self._state.round != self._shown_round or self._tour_at() != self._shown_tour
         if self._state.playing:  # a whole play is one entry, so that back does not replay it round by round
             push = push and not self._played
             self._played = self._played or push
@@ -142,10 +145,13 @@ class ShareView(pn.viewable.Viewer):
             self._played = False
         self._write(push=push)
 
+    def _tour_at(self) -> tuple[str, int]:
+        return self._state.tour, self._state.tour_step
+
     def _write(self, push: bool) -> None:
         query = state_to_query(self._state)
         if query != self._shown:
             self._commands += 1
             self._wrote.add(query)
             self._bar.command = [self._commands, "push" if push else "replace", query]
-            self._shown, self._shown_round = query, self._state.round
+            self._shown, self._shown_round, self._shown_tour = query, self._state.round, self._tour_at()

@@ -26,6 +26,7 @@ from bpe.training import run, training_steps
 from bpe.vocabulary import COLUMNS
 
 from . import real_tokenizers
+from . import tour as guide
 from .documents import SPLITS, InputError, decode_upload, documents_of
 from .inputs import (B, B_INPUTS, BUDGETS, DEFAULT_BUDGET_SIZE, SETTING_INPUTS, as_b, b_inputs, early_stop_note,
                      preset_inputs, sentence, training_settings)
@@ -87,6 +88,9 @@ class AppState(param.Parameterized):
     inspected = param.Tuple(default=None, length=2, allow_None=True, doc="""
         The token the inspector shows, as (vocabulary, id): "" for this tokenizer's vocabulary,
         or the name of a real tokenizer; None while the inspector is closed.""")
+    tour = param.Selector(default="", objects=list(guide.NAMES), doc="""
+        The tour open: a seed's (see `bpe.tours`), "corpus" for the story of the corpus shown, "" for none.""")
+    tour_step = param.Integer(default=1, bounds=(1, None), doc="The tour's step shown, from 1.")
     encode_step = param.Integer(default=0, bounds=(0, None), doc="The step the encoder's stepper shows (0: base units).")
     stepping = param.Boolean(default=False, doc="True while the stepper plays by itself.")
 
@@ -136,6 +140,8 @@ class AppState(param.Parameterized):
     @param.depends("preset", watch=True)
     def _load_preset(self) -> None:
         self._trained_on = {"": None, B: None}  # reloading a preset always retrains, even to the same inputs
+        if self.tour not in ("", guide.CORPUS, self.preset):
+            guide.close(self)  # another preset: a seed's tour would no longer speak of what is shown
         self.param.update(preset_inputs(self.preset, self.budget_size), **b_inputs(self.preset, self.b_budget_size),
                           upload_name="")
         self._retrain()  # in case no input changed, so no watcher ran
@@ -184,23 +190,37 @@ class AppState(param.Parameterized):
         """The settings A's inputs (or B's, with side `B`) ask for; bpe.SettingsError says what is wrong with them."""
         return training_settings(**{name: getattr(self, side + name) for name in SETTING_INPUTS})
 
-    def restore(self, inputs: dict, round: int) -> None:
-        """Show a saved view (a shared link): its preset, then its other inputs, then its round.
+    def restore(self, inputs: dict, round: int, show_step: bool = False) -> None:
+        """Show a saved view (a shared link): its preset, then its other inputs, then its round, then
+        its tour at its step, if it has a tour. With `show_step`, the step sets the page as it does
+        when reached (its round, text and B); a link the page wrote holds those itself.
 
         `inputs` holds the preset and values for any of the other inputs (`TRAINING_INPUTS`,
-        `encode_text`, `compare`); the round is clamped to what the training learned. Training
-        happens at once, not through `schedule`: a link is restored as the page opens, and Panel
-        drops the changes of a later callback made before the browser has said it is ready."""
-        schedule, self.schedule = self.schedule, None
-        try:
+        `encode_text`, `compare`, `tour`, `tour_step`); the round is clamped to what the training
+        learned. Training happens at once, not through `schedule`: a link is restored as the page
+        opens, and Panel drops the changes of a later callback made before the browser has said it is ready."""
+        inputs = dict(inputs)
+        tour_name, step = inputs.pop("tour", ""), inputs.pop("tour_step", 1)
+        with self.at_once():
             self.preset = inputs["preset"]  # loads the preset's inputs, if it is not the current one
             self.param.update({name: value for name, value in inputs.items() if name != "preset"})
             for size in ("budget_size", B + "budget_size"):
                 if size in inputs:
                     setattr(self, size, inputs[size])  # a change of budget kind may have converted it
+            self.round = min(round, self.rounds)
+            if tour_name:
+                guide.open_tour(self, tour_name, step, show_step)
+            else:
+                guide.close(self)
+
+    @contextlib.contextmanager
+    def at_once(self):
+        """Inside, trainings run at once rather than through `schedule`, so that what follows sees them."""
+        schedule, self.schedule = self.schedule, None
+        try:
+            yield
         finally:
             self.schedule = schedule
-        self.round = min(round, self.rounds)
 
     def _retrain(self, *events) -> None:
         """Train A on the current inputs; on bad input, say why and keep the last good training."""

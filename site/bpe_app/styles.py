@@ -151,6 +151,20 @@ table.bpe-vocab { border-collapse: collapse; width: 100%; font-size: 13px; }
 .bpe-stopped { color: var(--bpe-muted); font-style: italic; }
 .bpe-first-difference { margin: 6px 0; padding: 6px 8px; border-left: 3px solid var(--bpe-accent); background: var(--bpe-subtle); }
 .bpe-encoded-b { margin-top: 8px; padding-top: 6px; border-top: 1px dashed var(--bpe-line); }
+/* The tour's box floats in the window's other corner (the inspector has the right one); a sheet
+   along the bottom on a phone, low enough to leave the pane it speaks about in view above it. */
+.bpe-tour {
+  position: fixed; left: 16px; bottom: 16px; z-index: 1001; width: min(420px, calc(100vw - 32px));
+  max-height: 46vh; overflow: auto; box-sizing: border-box; padding: 10px 14px; font-size: 14px;
+  background: var(--bpe-bg); color: var(--bpe-ink); border: 2px solid var(--bpe-focus); border-radius: 8px;
+  box-shadow: 0 8px 28px rgba(0, 0, 0, 0.22);
+}
+.bpe-tour:focus { outline: 3px solid var(--bpe-focus); outline-offset: 2px; }
+.bpe-tour h3 { margin: 2px 0 4px; font-size: 1.05em; }
+.bpe-tour p { margin: 0 0 6px; line-height: 1.4; }
+.bpe-tour-where, .bpe-tour-keys { color: var(--bpe-muted); font-size: 12px; }
+@media (max-width: 700px) { .bpe-tour { left: 0; right: 0; bottom: 0; width: auto; max-height: 38vh;
+  border-radius: 8px 8px 0 0; border-width: 2px 0 0; } }
 """
 
 

@@ -20,7 +20,7 @@ import panel as pn
 import param
 
 #: Classes of the elements whose arrow keys are this listener's, not the scrubber's.
-OWN_KEYS = ("bpe-chip", "bpe-vrow", "bpe-stepper")
+OWN_KEYS = ("bpe-chip", "bpe-vrow", "bpe-stepper", "bpe-tour")
 
 
 class TokenClicks(pn.reactive.ReactiveHTML):
@@ -92,6 +92,41 @@ class TokenClicks(pn.reactive.ReactiveHTML):
             for (const pane of panes) state.observer.observe(pane.shadowRoot, { childList: true, subtree: true })
             picked()
           }, 200)
+          // The tour: when its box shows a new step, the pane the step speaks about comes into view
+          // (at the top, clear of the box) with an outline, and focus moves to the box.
+          const tourChanged = () => {
+            const box = state.tourPane.shadowRoot.querySelector('.bpe-tour')
+            const at = box ? box.dataset.tour + ' ' + box.dataset.step : ''
+            if (at === state.tourAt && (!box || box === state.tourBox)) return
+            const moved = at !== state.tourAt
+            state.tourAt = at
+            state.tourBox = box
+            if (state.lit) { state.lit.style.outline = ''; state.lit = null }
+            if (!box) return
+            const pane = deepFind('.' + box.dataset.pane)
+            if (pane) {
+              pane.style.outline = '3px solid var(--bpe-focus, #0969da)'
+              pane.style.outlineOffset = '4px'
+              state.lit = pane
+              if (moved) pane.scrollIntoView({ block: 'start', behavior: 'auto' })
+            }
+            // A new step takes focus, unless its Next or Back button has it (clicked: Enter goes on); a box
+            // redrawn while it had focus keeps it (Python may draw a step twice).
+            const inBox = (node) => node && node.getRootNode() === box.getRootNode() && box.contains(node)
+            if ((moved || state.inTour) && !inBox(box.getRootNode().activeElement)) box.focus({ preventScroll: true })
+          }
+          state.onfocus = (event) => { state.inTour = event.composedPath().some((node) => has(node, 'bpe-tour')) }
+          document.addEventListener('focusin', state.onfocus)
+          state.tourWatch = setInterval(() => {
+            const pane = deepFind('.bpe-tour-pane')
+            if (!pane || !pane.shadowRoot) return
+            clearInterval(state.tourWatch)
+            state.tourPane = pane
+            state.tourAt = ''
+            state.tourObserver = new MutationObserver(tourChanged)
+            state.tourObserver.observe(pane.shadowRoot, { childList: true, subtree: true })
+            tourChanged()
+          }, 200)
           state.stepTotal = 0
           state.onclick = (event) => {
             const path = event.composedPath()
@@ -111,6 +146,12 @@ class TokenClicks(pn.reactive.ReactiveHTML):
             const target = path[0]
             if (!target || !target.classList) return
             const token = has(target, 'bpe-chip') || has(target, 'bpe-vrow') ? tokenOf([target]) : null
+            if (path.some((node) => has(node, 'bpe-tour')) && ['ArrowLeft', 'ArrowRight', 'Escape'].includes(event.key)) {
+              if (event.key === 'Escape') send('tour-close', '')
+              else send('tour-move', event.key === 'ArrowRight' ? '1' : '-1')
+              event.preventDefault()
+              return
+            }
             if (event.key === 'Escape' && path.some((node) => has(node, 'bpe-inspector'))) {
               send('close', '')
               if (state.opener && state.opener.isConnected) state.opener.focus()
@@ -141,5 +182,7 @@ class TokenClicks(pn.reactive.ReactiveHTML):
         """,
         "remove": "document.removeEventListener('click', state.onclick); "
                   "document.removeEventListener('keydown', state.onkey); "
-                  "clearInterval(state.watching); if (state.observer) state.observer.disconnect()",
+                  "clearInterval(state.watching); if (state.observer) state.observer.disconnect(); "
+                  "clearInterval(state.tourWatch); if (state.tourObserver) state.tourObserver.disconnect(); "
+                  "document.removeEventListener('focusin', state.onfocus)",
     }

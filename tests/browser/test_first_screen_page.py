@@ -146,6 +146,19 @@ def test_a_share_link_opens_on_the_first_screen(browser, site_url):
         context.close()
 
 
+def test_a_tour_link_shows_its_step_before_panel_and_says_the_box_comes_with_the_full_page(browser, site_url):
+    context, held = first_screen(browser, site_url + "?tour=explainer&step=6")
+    try:
+        page = held.page
+        expect(caption(page)).to_contain_text("Round 6 of 10")
+        wait_chips(page, "walk|a|b|l|e")
+        expect(page.locator(".pn-loading-msg")).to_contain_text("The tour opens with the full page")
+        page.locator(".tour-open button").first.click()  # a control of the full page: it says so
+        expect(page.locator(".pn-loading-msg")).to_contain_text("The full page is starting")
+    finally:
+        context.close()
+
+
 #: Every animation frame, whether the encoder's chips and the caption were on the page, and its height.
 FRAMES = """() => {
   window.bpeFrames = [];
