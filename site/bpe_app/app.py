@@ -34,6 +34,10 @@ INTRO = ("Training counts every adjacent pair of tokens in the corpus, fuses the
          "token, and repeats. Move through the rounds to watch the corpus shrink and the vocabulary grow.")
 
 
+#: On a phone, where the settings follow the visualization: one tap brings them into view.
+SETTINGS_JUMP = ('<button class="bpe-action bpe-settings-jump" data-action="settings" '
+                 'aria-label="Settings: go to the settings, below">Settings ↓</button>')
+
 #: How the page's boxes share a row: each gets its basis, and wraps below the other when the
 #: window is narrower than both (a phone gets one column).
 FLEX = """
@@ -41,7 +45,8 @@ FLEX = """
 .bpe-sidebar { flex: 1 1 300px; max-width: 340px; background: #f6f8fa; border-radius: 8px; }
 .bpe-main { flex: 999 1 560px; min-width: 0; }
 .bpe-half { flex: 1 1 340px; min-width: 0; }
-@media (max-width: 700px) { .bpe-sidebar { max-width: none; } .bpe-main { flex-basis: 100%; } }
+@media (max-width: 700px) { .bpe-sidebar { max-width: none; } .bpe-main { flex-basis: 100%; order: -1; }
+  .bpe-encode-half { order: -1; } }
 @media (prefers-color-scheme: dark) { .bpe-sidebar { background: #151b23; } }
 """
 
@@ -80,7 +85,8 @@ class App(pn.viewable.Viewer):
             css_classes=["bpe-sidebar"], sizing_mode="stretch_width",
         )
         main = pn.Column(
-            pn.Row(heading(TITLE, 1), TourButtons(state), ProgressView(state)),
+            pn.FlexBox(heading(TITLE, 1), TourButtons(state), html_pane(SETTINGS_JUMP, sizing_mode=None, align="center"),
+                       ProgressView(state), flex_wrap="wrap", align_items="center", sizing_mode="stretch_width"),
             html_pane(f'<div class="bpe-note">{INTRO}</div>'),
             MessageView(state),
             Scrubber(state),
@@ -89,7 +95,7 @@ class App(pn.viewable.Viewer):
             pn.FlexBox(
                 pn.Column(heading("Candidate pairs"), CandidatesView(state), css_classes=["bpe-half"]),
                 pn.Column(heading("Encode"), EncoderView(state), heading("Step by step", 3), StepperView(state),
-                          CompareView(state), css_classes=["bpe-half"]),
+                          CompareView(state), css_classes=["bpe-half", "bpe-encode-half"]),
                 stylesheets=[FLEX], sizing_mode="stretch_width",
             ),
             ChartView(state),
@@ -100,7 +106,8 @@ class App(pn.viewable.Viewer):
         )
         clicks, actions = TokenClicks(width=0, height=0, margin=0), Actions(state)
         clicks.param.watch(lambda event: actions.do(*event.new[1:]), "event")
-        # Side by side where there is room; on a phone the settings come first, then the rest.
+        # Side by side where there is room; on a phone the visualization comes first and the settings
+        # after it, one tap away (the title's "Settings" button, or a link ending in #settings).
         self._layout = pn.FlexBox(sidebar, main, AccessibleNames(width=0, height=0, margin=0), clicks,
                                   stylesheets=[FLEX], sizing_mode="stretch_width",
                                   flex_wrap="wrap", align_items="flex-start")

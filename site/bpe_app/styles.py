@@ -163,6 +163,8 @@ table.bpe-vocab { border-collapse: collapse; width: 100%; font-size: 13px; }
 .bpe-tour h3 { margin: 2px 0 4px; font-size: 1.05em; }
 .bpe-tour p { margin: 0 0 6px; line-height: 1.4; }
 .bpe-tour-where, .bpe-tour-keys { color: var(--bpe-muted); font-size: 12px; }
+.bpe-settings-jump { display: none; }
+@media (max-width: 700px) { .bpe-settings-jump { display: inline-block; } }
 @media (max-width: 700px) { .bpe-tour { left: 0; right: 0; bottom: 0; width: auto; max-height: 38vh;
   border-radius: 8px 8px 0 0; border-width: 2px 0 0; } }
 """

@@ -127,10 +127,20 @@ class TokenClicks(pn.reactive.ReactiveHTML):
             state.tourObserver.observe(pane.shadowRoot, { childList: true, subtree: true })
             tourChanged()
           }, 200)
+          // On a phone the settings follow the visualization: bring them into view, focus on their first control.
+          const showSettings = () => {
+            const sidebar = deepFind('.bpe-sidebar')
+            if (!sidebar) return
+            sidebar.scrollIntoView({ block: 'start' })
+            const first = deepFind('select, input', sidebar.shadowRoot || sidebar)
+            if (first) first.focus({ preventScroll: true })
+          }
+          if (window.location.hash === '#settings') setTimeout(showSettings, 300)
           state.stepTotal = 0
           state.onclick = (event) => {
             const path = event.composedPath()
             const action = path.find((node) => node.dataset && node.dataset.action)
+            if (action && action.dataset.action === 'settings') { showSettings(); return }
             if (action) {
               const kind = '[data-action="' + action.dataset.action + '"]'
               send(action.dataset.action, action.dataset.value || '')

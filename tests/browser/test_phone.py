@@ -1,6 +1,8 @@
 """The page on a phone: 390×844 with mobile emulation (touch, a device pixel ratio of 3)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -25,10 +27,14 @@ def test_the_page_fits_the_phone_and_stacks(phone):
     page, errors = phone
     # The layout viewport is the phone's (a meta viewport), and nothing is wider than it.
     assert page.evaluate("() => [innerWidth, document.documentElement.scrollWidth]") == [390, 390]
-    boxes = page.evaluate("""() => Object.fromEntries(['.bpe-sidebar', '.bpe-main', '.round-slider', '.prev-round']
+    boxes = page.evaluate("""() => Object.fromEntries(['.bpe-sidebar', '.bpe-main', '.round-slider', '.prev-round',
+                                                       '.bpe-corpus-pane', '.encode-input', '.bpe-candidates-pane']
       .map((s) => { const r = window.bpeDeepAll(s)[0].getBoundingClientRect(); return [s, [r.left, r.top, r.width]]; }))""")
-    # Settings above the main column, each the phone's width; the slider on a line of its own.
-    assert boxes[".bpe-sidebar"][1] < boxes[".bpe-main"][1]
+    # The visualization first (title, rounds, corpus, encoder), the settings after it, each the phone's
+    # width; the slider on a line of its own, within the first screen.
+    assert boxes[".bpe-main"][1] < boxes[".bpe-sidebar"][1]
+    assert boxes[".round-slider"][1] < 844
+    assert boxes[".bpe-corpus-pane"][1] < boxes[".encode-input"][1] < boxes[".bpe-candidates-pane"][1]
     assert boxes[".bpe-main"][2] >= 360 and boxes[".bpe-sidebar"][2] >= 360
     assert boxes[".round-slider"][1] < boxes[".prev-round"][1] and boxes[".round-slider"][2] >= 340
     OUTPUT.mkdir(exist_ok=True)
@@ -60,3 +66,28 @@ def test_the_slider_moves_by_touch(phone):
     page.touchscreen.tap(track["x"] + track["width"] * 0.5, track["y"] + track["height"] / 2)
     expect(handle).to_have_attribute("aria-valuenow", "5.0")
     expect(page.locator(".bpe-caption").first).to_contain_text("Round 5 of 10")
+
+
+def test_the_settings_are_one_tap_away(phone):
+    page, _ = phone
+    page.evaluate("() => window.scrollTo(0, 0)")
+    jump = page.locator(".bpe-settings-jump").first
+    expect(jump).to_be_visible()
+    expect(jump).to_have_accessible_name(re.compile("Settings"))
+    jump.tap()
+    page.wait_for_function("""() => { const r = window.bpeDeepAll('.bpe-sidebar')[0].getBoundingClientRect();
+                                      return Math.abs(r.top) < 2; }""")
+    focused = page.evaluate("""() => { let n = document.activeElement;
+      while (n && n.shadowRoot && n.shadowRoot.activeElement) n = n.shadowRoot.activeElement;
+      return n ? n.tagName : null }""")
+    assert focused in ("SELECT", "INPUT")
+
+
+def test_a_link_ending_in_settings_opens_on_them(browser, site_url):
+    context = browser.new_context(**PHONE)
+    context.add_init_script(DEEP_HELPERS)
+    page = context.new_page()
+    open_site(page, site_url + "#settings")
+    page.wait_for_function("""() => { const r = window.bpeDeepAll('.bpe-sidebar')[0].getBoundingClientRect();
+                                      return Math.abs(r.top) < 2; }""")
+    context.close()

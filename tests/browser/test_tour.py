@@ -103,6 +103,12 @@ def test_the_back_button_walks_the_steps_and_escape_leaves_the_page_live(page, s
     expect(page.locator(".bpe-caption").first).to_contain_text("Round 2 of 10")  # and live
 
 
+def test_on_a_desktop_the_settings_stay_beside_the_visualization(page):
+    expect(page.locator(".bpe-settings-jump").first).to_be_hidden()
+    sides = page.evaluate("""() => ['.bpe-sidebar', '.bpe-main'].map((s) => window.bpeDeepAll(s)[0].getBoundingClientRect().left)""")
+    assert sides[0] < sides[1]
+
+
 def test_an_uploaded_corpus_gets_its_own_story(page, site_url):
     page.goto(site_url)
     page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
