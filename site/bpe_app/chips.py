@@ -65,13 +65,15 @@ def _text_html(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=8192)
-def token_chip(token_id: int, token: bytes, new: bool = False, vocab: str = "", focusable: bool = True) -> str:
-    """One token as a chip; `new` marks a token the selected round's merge just made.
+def token_chip(token_id: int, token: bytes, new: bool = False, vocab: str = "", focusable: bool = True,
+               part: str = "") -> str:
+    """One token as a chip; `new` marks a token the selected round's merge just made, and `part`
+    ("l" or "r") the left or right token of a pair the next round's merge joins.
 
     `focusable` chips are buttons in the tab order. The corpus's thousands are not: its rows
     are one stop, and the arrow keys move between their chips."""
     title = html.escape(f'{token_id}: "{token.decode("utf-8", "backslashreplace").translate(_TITLE_ESCAPES)}"')
-    classes = "bpe-chip bpe-new" if new else "bpe-chip"
+    classes = ("bpe-chip bpe-new" if new else "bpe-chip") + (f" bpe-part-{part}" if part else "")
     where = f' data-vocab="{html.escape(vocab)}"' if vocab else ""
     button = ' role="button" tabindex="0"' if focusable else ""
     return (f'<span class="{classes}" data-id="{token_id}"{where} title="{title}" style="--h:{hue(token_id)}"{button}>'
@@ -85,9 +87,28 @@ def unknown_chip(char: str) -> str:
 
 
 def chips_html(ids: list[int], vocab: list[bytes], new_id: int | None = None, focusable: bool = True,
-               vocab_name: str = "") -> str:
-    """A run of chips for token ids; chips of `new_id` are highlighted."""
-    return "".join(token_chip(i, vocab[i], i == new_id, vocab_name, focusable) for i in ids)
+               vocab_name: str = "", parts: dict[int, str] | None = None) -> str:
+    """A run of chips for token ids; chips of `new_id` are highlighted, and `parts` marks positions
+    as the left ("l") or right ("r") token of a pair (see `token_chip`)."""
+    parts = parts or {}
+    return "".join(token_chip(i, vocab[i], i == new_id, vocab_name, focusable, parts.get(k, ""))
+                   for k, i in enumerate(ids))
+
+
+def pair_positions(ids: list[int], left: int, right: int) -> dict[int, str]:
+    """Where a left-to-right pass would join `left` and `right`: {position: "l" or "r"}.
+
+    >>> pair_positions([1, 1, 1, 2, 1, 1], 1, 1)
+    {0: 'l', 1: 'r', 4: 'l', 5: 'r'}
+    """
+    found, k = {}, 0
+    while k < len(ids) - 1:
+        if ids[k] == left and ids[k + 1] == right:
+            found[k], found[k + 1] = "l", "r"
+            k += 2
+        else:
+            k += 1
+    return found
 
 
 def grouped_chips(chips: list[str], tokens: list[bytes]) -> str:

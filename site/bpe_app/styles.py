@@ -163,6 +163,22 @@ table.bpe-vocab { border-collapse: collapse; width: 100%; font-size: 13px; }
 .bpe-tour h3 { margin: 2px 0 4px; font-size: 1.05em; }
 .bpe-tour p { margin: 0 0 6px; line-height: 1.4; }
 .bpe-tour-where, .bpe-tour-keys { color: var(--bpe-muted); font-size: 12px; }
+/* Merges you can see happen: one round on, each pair in the corpus rows joins into its new token
+   (a seam where the two were, closing); one round back, the two parts spread from where they were
+   one. Transforms only, so nothing is laid out again; none under reduced motion. */
+.bpe-rows .bpe-chip { transform-origin: var(--seam, 50%) 50%; }
+@media (prefers-reduced-motion: no-preference) {
+  .bpe-rows[data-motion="forward"] .bpe-chip.bpe-new { animation: bpe-join 220ms ease-out; }
+  .bpe-rows[data-motion="back"] .bpe-chip.bpe-part-l { animation: bpe-part-l 220ms ease-out; }
+  .bpe-rows[data-motion="back"] .bpe-chip.bpe-part-r { animation: bpe-part-r 220ms ease-out; }
+}
+@keyframes bpe-join {
+  0%, 45% { transform: scaleX(1.18); background-image: linear-gradient(to right, transparent calc(var(--seam) - 1px),
+            var(--bpe-ink) calc(var(--seam) - 1px), var(--bpe-ink) calc(var(--seam) + 1px), transparent calc(var(--seam) + 1px)); }
+  100% { transform: none; }
+}
+@keyframes bpe-part-l { from { transform: translateX(4px); } to { transform: none; } }
+@keyframes bpe-part-r { from { transform: translateX(-4px); } to { transform: none; } }
 .bpe-settings-jump { display: none; }
 @media (max-width: 700px) { .bpe-settings-jump { display: inline-block; } }
 @media (max-width: 700px) { .bpe-tour { left: 0; right: 0; bottom: 0; width: auto; max-height: 38vh;

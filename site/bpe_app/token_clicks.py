@@ -66,6 +66,17 @@ class TokenClicks(pn.reactive.ReactiveHTML):
             observer.observe(root, { childList: true, subtree: true })
             setTimeout(() => observer.disconnect(), 10000)
           }
+          // One round on or back: the corpus rows say which way, and their CSS animates the merge
+          // (see styles.py); a jump of several rounds, or a new training, does not animate.
+          const motion = () => {
+            const rows = state.panes[1].shadowRoot.querySelector('.bpe-rows')
+            if (!rows || rows === state.rows) return
+            const now = Number(rows.dataset.round), before = state.round
+            state.rows = rows
+            state.round = now
+            const way = now === before + 1 ? 'forward' : now === before - 1 ? 'back' : ''
+            if (way) rows.dataset.motion = way
+          }
           const picked = () => {
             const [inspector, corpus] = state.panes
             const root = corpus.shadowRoot
@@ -88,9 +99,10 @@ class TokenClicks(pn.reactive.ReactiveHTML):
             if (panes.some((pane) => !pane || !pane.shadowRoot)) return
             clearInterval(state.watching)
             state.panes = panes
-            state.observer = new MutationObserver(picked)
+            state.observer = new MutationObserver(() => { picked(); motion() })
             for (const pane of panes) state.observer.observe(pane.shadowRoot, { childList: true, subtree: true })
             picked()
+            motion()
           }, 200)
           // The tour: when its box shows a new step, the pane the step speaks about comes into view
           // (at the top, clear of the box) with an outline, and focus moves to the box.

@@ -10,6 +10,8 @@ from playwright.sync_api import expect
 
 from bpe import tours
 from bpe.story import shown
+from bpe.presets import PRESETS
+from bpe_app.chips import pair_positions
 from bpe_app.tour import PANE_CLASSES
 from conftest import DEEP_HELPERS, OUTPUT, new_page, open_site
 from test_accessibility import violations
@@ -150,4 +152,37 @@ def test_on_a_phone_the_box_is_a_sheet_that_leaves_the_pane_in_view(profile, sit
     assert -1 <= pane[0] < sheet["y"] - 100  # the pane starts at the top of the window, above the sheet
     OUTPUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUTPUT / "tour-light-390x844.png"))
+    page.close()
+
+
+#: The animation the chips of the corpus rows run: [new chips' name, left parts' name, the rows' way].
+MOTION = """() => {
+  const rows = window.bpeDeepAll('.bpe-rows')[0];
+  const name = (selector) => { const chip = rows.querySelector(selector); return chip ? getComputedStyle(chip).animationName : null };
+  return [name('.bpe-chip.bpe-new'), name('.bpe-chip.bpe-part-l'), rows.dataset.motion || ''];
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_merge_joins_its_pair_one_round_on_and_parts_it_one_round_back(profile, site_url, motion):
+    page = new_page(profile, viewport={"width": 1400, "height": 1000}, script=TOUR_HELPERS)
+    page.emulate_media(reduced_motion=motion)
+    open_site(page, site_url)
+    page.locator(".next-round button").first.click()
+    expect(page.locator(".bpe-caption").first).to_contain_text("Round 1 of 10")
+    page.wait_for_function("() => (window.bpeDeepAll('.bpe-rows')[0].dataset.motion || '') === 'forward'")
+    joined, _, _ = page.evaluate(MOTION)
+    assert joined == ("bpe-join" if motion == "no-preference" else "none")
+    page.locator(".prev-round button").first.click()
+    expect(page.locator(".bpe-caption").first).to_contain_text("Round 0 of 10")
+    page.wait_for_function("() => window.bpeDeepAll('.bpe-rows')[0].dataset.motion === 'back'")
+    _, parted, _ = page.evaluate(MOTION)  # a + l, merged at round 1, parts again
+    assert parted == ("bpe-part-l" if motion == "no-preference" else "none")
+    # The animations move nothing but the chips' transforms: the rows' layout is the same afterwards.
+    page.wait_for_timeout(300)
+    a, _ = tours.trainings("explainer")
+    first = a.merges[0]
+    pairs = sum(list(pair_positions(a.tokenizer.encode(doc, rounds=0), first.left, first.right).values()).count("l")
+                for doc in set(PRESETS["explainer"].documents))  # each distinct document is one row
+    assert page.evaluate("() => window.bpeDeepAll('.bpe-rows .bpe-part-l').length") == pairs
     page.close()

@@ -5,8 +5,9 @@ import functools
 from collections import Counter
 
 import bpe
+from bpe.tokenizer import render
 
-from ..chips import chips_html
+from ..chips import chips_html, pair_positions
 from ..wording import plural
 
 #: Distinct documents shown; the rest are counted. Rendering stays quick on any corpus.
@@ -50,8 +51,18 @@ def corpus_html(training: bpe.Training, rounds: int, training_b: bpe.Training | 
     names = ["A", "B"] if len(sides) > 1 else [""]
     summary = "".join(summary_html(t, k, len(documents), name) for name, (_, t, k) in zip(names, sides))
     return (f'<div class="bpe-corpus">{summary}<div class="bpe-rows" tabindex="0" role="group" '
+            f'data-round="{rounds}" style="--seam:{_seam(training, rounds)}%" '
             'aria-label="corpus documents: Enter, then the arrow keys, picks a token">'
             f'{"".join(rows)}</div></div>')
+
+
+def _seam(training: bpe.Training, rounds: int) -> int:
+    """Where, in % of its width, the round's new token was two: the joining animation's seam."""
+    if not rounds:
+        return 50
+    merge, vocab = training.merges[rounds - 1], training.vocab
+    left, whole = len(render(vocab[merge.left])), len(render(vocab[merge.id]))
+    return round(100 * left / max(whole, 1))
 
 
 def _rows(vocab: str, training: bpe.Training, rounds: int, limit: int, budget: int) -> list[str]:
@@ -60,12 +71,14 @@ def _rows(vocab: str, training: bpe.Training, rounds: int, limit: int, budget: i
     shown = distinct_documents(training)[:limit]
     merged = {i: tokenizer.merge(chunks[i], rounds) for i in {i for doc, _ in shown for i in doc}}
     new_id = training.merges[rounds - 1].id if rounds else None
+    following = training.merges[rounds] if rounds < len(training.merges) else None  # it joins the parts
     rows = []
     for doc, _ in shown:
         ids = [ord(c) for i in doc for c in merged[i]]
         cut = ids[:budget]
         more = f'<span class="bpe-more">… {len(ids) - len(cut):,} more tokens</span>' if len(cut) < len(ids) else ""
-        rows.append(chips_html(cut, training.vocab, new_id, focusable=False, vocab_name=vocab) + more)
+        parts = pair_positions(cut, following.left, following.right) if following else None
+        rows.append(chips_html(cut, training.vocab, new_id, focusable=False, vocab_name=vocab, parts=parts) + more)
         budget -= len(cut)
         if budget <= 0:
             break
