@@ -201,7 +201,7 @@ class Session:
         page.goto(url)
         page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=180_000)
         page.evaluate(PAGE_HARNESS)
-        self.worker = next(w for w in page.workers if re.search(r"/app(\.[0-9a-f]+)?\.js$", w.url))
+        self.worker = next(w for w in page.workers if re.search(r"/app(\.[0-9a-f]+)?\.js(\?|$)", w.url))
         self.worker.evaluate(WORKER_HARNESS)
         self.quiet(500)
 

@@ -126,6 +126,7 @@ def _course(a: Training, b: Training) -> list[Step]:
              facts={"round": 1, "count": first.count, "joined": joined_count}),
         tie_step(a, 2, "A count-one merge", f" The minimum pair count is {a.settings.min_frequency}, so a pair "
                  f"seen {times(a.merges[1].count)} may still merge."),
+        count_step(a, len(a.merges)),
         moment(story(a, b), "difference"),
     ]
 

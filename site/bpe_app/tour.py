@@ -8,7 +8,7 @@ as published, so opening one loads that preset again if anything was changed.
 >>> state = AppState()
 >>> open_tour(state, "course")
 >>> state.preset, state.tour_step, state.round, len(steps(state))
-('course', 1, 0, 5)
+('course', 1, 0, 6)
 >>> move(state, 2); state.tour_step, state.round
 (3, 1)
 >>> close(state); state.tour, state.round
