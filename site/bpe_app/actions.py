@@ -34,8 +34,6 @@ class Actions:
                 state.inspected = None
             elif kind == "round":
                 state.step(int(value) - state.round)
-            elif kind == "tour-open":
-                guide.open_tour(state, value)
             elif kind == "tour-move":
                 guide.move(state, int(value))
             elif kind == "tour-close":

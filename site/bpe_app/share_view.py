@@ -107,7 +107,7 @@ class ShareView(pn.viewable.Viewer):
         changes, error = query_to_changes(query)
         if error:
             changes = query_to_changes("")[0]
-        self._shown, self._shown_round = query, changes["round"]
+        self._shown = query
         self._applying = True
         try:
             self._state.restore(changes, changes.pop("round"), tour_shows(query))

@@ -135,28 +135,35 @@ def test_the_full_page_takes_over_with_the_text_round_preset_and_focus(browser, 
         context.close()
 
 
-def test_a_share_link_opens_on_the_first_screen(browser, site_url):
-    context, held = first_screen(browser, site_url + "?preset=course&round=2&text=aaa")
-    try:
-        page = held.page
-        expect(caption(page)).to_contain_text("Round 2 of 2")
-        wait_chips(page, "aa|a")
-        expect(page.locator(".bpe-tie").first).to_contain_text("3 pairs tied at 1")
-    finally:
+@pytest.fixture
+def held_at(browser, site_url):
+    """Opens a fresh first screen, Panel held back, at `site_url` + a query; closed after the test."""
+    contexts = []
+
+    def open_at(query: str):
+        context, recorder = first_screen(browser, site_url + query)
+        contexts.append(context)
+        return recorder.page
+
+    yield open_at
+    for context in contexts:
         context.close()
 
 
-def test_a_tour_link_shows_its_step_before_panel_and_says_the_box_comes_with_the_full_page(browser, site_url):
-    context, held = first_screen(browser, site_url + "?tour=explainer&step=6")
-    try:
-        page = held.page
-        expect(caption(page)).to_contain_text("Round 6 of 10")
-        wait_chips(page, "walk|a|b|l|e")
-        expect(page.locator(".pn-loading-msg")).to_contain_text("The tour opens with the full page")
-        page.locator(".tour-open button").first.click()  # a control of the full page: it says so
-        expect(page.locator(".pn-loading-msg")).to_contain_text("The full page is starting")
-    finally:
-        context.close()
+def test_a_share_link_opens_on_the_first_screen(held_at):
+    page = held_at("?preset=course&round=2&text=aaa")
+    expect(caption(page)).to_contain_text("Round 2 of 2")
+    wait_chips(page, "aa|a")
+    expect(page.locator(".bpe-tie").first).to_contain_text("3 pairs tied at 1")
+
+
+def test_a_tour_link_shows_its_step_before_panel_and_says_the_box_comes_with_the_full_page(held_at):
+    page = held_at("?tour=explainer&step=6")
+    expect(caption(page)).to_contain_text("Round 6 of 10")
+    wait_chips(page, "walk|a|b|l|e")
+    expect(page.locator(".pn-loading-msg")).to_contain_text("The tour opens with the full page")
+    page.locator(".tour-open button").first.click()  # a control of the full page: it says so
+    expect(page.locator(".pn-loading-msg")).to_contain_text("The full page is starting")
 
 
 #: Every animation frame, whether the encoder's chips and the caption were on the page, and its height.
