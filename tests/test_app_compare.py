@@ -197,3 +197,27 @@ def test_an_octlm_download_gives_our_ids_in_tokenizers_and_tiktoken(tmp_path, mo
     done = subprocess.run([sys.executable, str(tmp_path / tiktoken_format.LOADER_FILE), text],
                           capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == ours
+
+
+# --- a SentencePiece model --------------------------------------------------------------------
+
+def test_sentencepiece_shows_its_pieces_and_says_how_it_differs():
+    from bpe_app import inspector_view
+
+    model = real_tokenizers.load("mistral_v1")
+    text = "walkable 🦜 <b>x</b>"
+    page = compare_view.compare_html(AppState().training, 0, text, "mistral_v1", model)
+    assert chip_ids(page) == model.encode_ordinary(text)
+    sentences = re.findall(r"<li>(.*?)</li>", page)
+    assert sentences[0] == "▁walk: a space becomes ▁ and is part of the token."
+    assert any(s.startswith("&lt;0xF0&gt;&lt;0x9F&gt;&lt;0xA6&gt;&lt;0x9C&gt;: no piece for 🦜, so it falls back to its 4 UTF-8 bytes")
+               for s in sentences)
+    assert "<b>x" not in page  # the typed text is never HTML
+    walk = model.joinable["▁walk"]
+    card = inspector_view.inspector_html(AppState().training, 0, ("mistral_v1", walk), model)
+    left, right = model.parents(walk)
+    assert model.pieces[left] + model.pieces[right] == "▁walk"
+    assert f'data-id="{left}"' in card and f'data-id="{right}"' in card and "scores highest" in card
+    assert f"score {model.scores[walk]:,g}" in card
+    byte = model.byte_ids[0xF0]
+    assert "A byte piece" in inspector_view.inspector_html(AppState().training, 0, ("mistral_v1", byte), model)

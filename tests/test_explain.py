@@ -156,7 +156,7 @@ class Below:
         return rank if rank is not None and rank < self.limit else default
 
 
-@pytest.mark.parametrize("name", real.NAMES)
+@pytest.mark.parametrize("name", real.TIKTOKEN_NAMES)
 def test_real_trees_are_the_split_tiktoken_reaches_with_lower_ranks(name):
     encoding = real.load(name)
     parents = real_parents(encoding)

@@ -20,7 +20,7 @@ DATA = Path(__file__).parent / "data"
 TEXTS = [(DATA / "heldout.txt").read_bytes().decode("utf-8"), (DATA / "train.txt").read_text(encoding="utf-8")]
 
 
-@pytest.fixture(scope="module", params=real.NAMES)
+@pytest.fixture(scope="module", params=real.TIKTOKEN_NAMES)
 def pair(request):
     """(ours, tiktoken's) for one real tokenizer, the data checked against the official sha256."""
     ours = real.load(request.param, check=True)

@@ -1,5 +1,6 @@
-"""Real tokenizers: OpenAI's cl100k_base, o200k_base, r50k_base and p50k_base, and Anthropic's
-tokenizer for the models before Claude 3, encoded the way tiktoken encodes them.
+"""Real tokenizers: OpenAI's cl100k_base, o200k_base, r50k_base and p50k_base, Anthropic's
+tokenizer for the models before Claude 3, Mistral's Tekken, Whisper's and OLMo 2's, encoded the
+way tiktoken encodes them; and Mistral 7B's SentencePiece model, encoded the way sentencepiece does.
 
 Standard library only, so it runs in Pyodide. The rank tables ship beside this file
 (`cl100k_base.ranks.gz`, `o200k_base.ranks.gz`: gzip of each token's length byte and
@@ -14,7 +15,8 @@ bytes, in rank order; README.md says where they come from and how they were chec
 - `specs.py`: each tokenizer's split pattern, specials and official sha256;
 - `data.py`: the shipped rank tables, and `load`;
 - `encoding.py`: `Encoding`, tiktoken's encoding (split, then `merge.py`'s rule per chunk);
-- `merge.py`: tiktoken's merge rule, shared with the tiktoken format.
+- `merge.py`: tiktoken's merge rule, shared with the tiktoken format;
+- `sentencepiece.py`, `protobuf.py`: SentencePiece's BPE, and the little of protobuf its `.model` file needs.
 
 The split patterns use Unicode classes that `re` lacks (`\\p{L}`, `\\p{N}`, and for o200k
 `\\p{Lu}`, `\\p{Lt}`, `\\p{Lm}`, `\\p{Lo}`, `\\p{Ll}`, `\\p{M}`): `dialect.python_pattern` spells
@@ -28,10 +30,11 @@ split differently. On 11.8 million characters of real text the ids were identica
 from __future__ import annotations
 
 from ..dialect import python_pattern
-from .data import data_file, load, read_ranks, tiktoken_file, write_ranks
+from .data import data_file, data_files, load, read_ranks, tiktoken_file, write_ranks
 from .encoding import Encoding
 from .merge import byte_pair_merge
-from .specs import CONTEXTS, LABELS, NAMES, SPECS
+from .sentencepiece import ModelError, SentencePieceBPE
+from .specs import CONTEXTS, LABELS, NAMES, SPECS, TIKTOKEN_NAMES
 
-__all__ = ["CONTEXTS", "LABELS", "NAMES", "SPECS", "Encoding", "byte_pair_merge", "data_file", "load", "python_pattern", "read_ranks",
+__all__ = ["CONTEXTS", "LABELS", "NAMES", "SPECS", "TIKTOKEN_NAMES", "Encoding", "ModelError", "SentencePieceBPE", "byte_pair_merge", "data_file", "data_files", "load", "python_pattern", "read_ranks",
            "tiktoken_file", "write_ranks"]

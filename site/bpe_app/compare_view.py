@@ -14,6 +14,7 @@ import bpe
 from bpe import real
 from bpe.formats.upload import MAX_BYTES
 from bpe.options import PRETOKENIZER
+from bpe.real.sentencepiece import SentencePieceBPE
 from bpe.textio import size_words
 
 from .chips import grouped_chips, token_chip
@@ -43,11 +44,19 @@ def compare_html(training: bpe.Training, rounds: int, text: str, name: str, refe
                               [reference.tokens[i] for i in ids])
         rows.append(real_row(reference, len(ids), label))
         notes = "".join(f'<div class="bpe-note">{html.escape(note)}.</div>' for note in getattr(reference, "notes", ()))
+        if isinstance(reference, SentencePieceBPE):
+            notes += differences_html(reference, text)
         shown = f'<div class="bpe-heading">{html.escape(label)}</div>{notes}{tokens_html(chips, ids, text)}'
     else:
         shown = '<div class="bpe-heading">Token counts</div>'
     rows += [real_row(other, len(other.encode_ordinary(text))) for other in others]
     return f'<div class="bpe-compare">{shown}{counts_table(rows, len(text))}</div>'
+
+
+def differences_html(model: SentencePieceBPE, text: str) -> str:
+    """Where this SentencePiece model cuts the text unlike byte-level BPE, in sentences."""
+    items = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in model.differences(text))
+    return f'<ul class="bpe-differences" aria-label="how SentencePiece differs here">{items}</ul>' if items else ""
 
 
 def real_row(encoding: real.Encoding, tokens: int, label: str = "") -> tuple:

@@ -12,7 +12,9 @@ import panel as pn
 
 import bpe
 from bpe import real
+from bpe.real import sentencepiece
 from bpe.real.imported import ImportedEncoding
+from bpe.real.sentencepiece import SentencePieceBPE
 from bpe.tree import Node, merge_tree, real_parents
 from bpe.vocabulary import occurrences
 
@@ -134,6 +136,8 @@ def real_token_html(encoding: real.Encoding, rank: int) -> str:
     chip = lambda i: token_chip(i, encoding.tokens[i], vocab=encoding.name)  # noqa: E731
     if isinstance(encoding, ImportedEncoding):
         return imported_token_html(encoding, rank, chip)
+    if isinstance(encoding, SentencePieceBPE):
+        return piece_html(encoding, rank, chip)
     tree = merge_tree(real_parents(encoding), rank)
     if tree.children:
         made = " + ".join(chip(child.id) for child in tree.children)
@@ -160,6 +164,27 @@ def imported_token_html(encoding: ImportedEncoding, token_id: int, chip: Callabl
     else:
         born = '<div class="bpe-note">A special token: its id is reserved, and no merge makes or uses it.</div>'
     return "".join(_head(chip(token_id), token, f"{name} id {token_id:,}") + [born])
+
+
+def piece_html(model: SentencePieceBPE, token_id: int, chip: Callable[[int], str]) -> str:
+    """A SentencePiece model's piece: its text, bytes and score, and how the scores build it."""
+    name, kind = html.escape(real.LABELS.get(model.name, model.name)), model.types[token_id]
+    tree = merge_tree(model.parents, token_id)
+    score = lambda node: f'<span class="bpe-muted"> score {model.scores[node.id]:,g}</span>'  # noqa: E731
+    if tree.children:
+        born = (f'<div class="bpe-note">SentencePiece has no merge list: encoding joins the adjacent pair whose '
+                f'joined piece scores highest. Encoded alone, this piece is last made from '
+                f'{" + ".join(chip(child.id) for child in tree.children)}.</div><div class="bpe-heading">Merge tree</div>'
+                + tree_html(tree, chip, score))
+    elif kind == sentencepiece.BYTE:
+        born = ('<div class="bpe-note">A byte piece: a character with no piece of its own falls back to its '
+                'UTF-8 bytes, each one of these.</div>')
+    elif kind in (sentencepiece.CONTROL, sentencepiece.UNKNOWN):
+        born = '<div class="bpe-note">A special piece: no text encodes to it; the model adds it itself.</div>'
+    else:
+        born = '<div class="bpe-note">A single character: every text starts as these (a space as ▁).</div>'
+    return "".join(_head(chip(token_id), model.tokens[token_id],
+                         f"{name} piece {token_id:,}, score {model.scores[token_id]:,g}") + [born])
 
 
 def _merge_label(rank: int) -> str:

@@ -39,9 +39,11 @@ def wheel_bytes(files: dict[str, bytes], dist: str, version: str, requires: list
 
 
 def served_apart() -> list[Path]:
-    """Real tokenizers' rank tables (1.5 MB): left out of the start-up bundle and served as
-    dist/assets/<file>, which the page fetches only when a comparison is first asked for."""
-    return sorted((ROOT / "bpe" / "real").glob("*.ranks.gz"))
+    """Real tokenizers' tables (rank tables and SentencePiece models, 3.3 MB): left out of the
+    start-up bundle and served as dist/assets/<file>, which the page fetches only when that
+    tokenizer is first asked for."""
+    from bpe import real
+    return [ROOT / "bpe" / "real" / name for name in real.data_files()]
 
 
 def build_bpe_wheel(out_dir: Path) -> Path:

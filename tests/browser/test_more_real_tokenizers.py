@@ -35,3 +35,43 @@ def test_each_new_tokenizer_gives_its_packages_ids(app):
         row = page.locator(".bpe-compare .bpe-counts tbody tr").last
         expect(row).to_contain_text(f"{len(ids) / window:.2%} of {model}'s {window:,}")
     assert not app.errors, app.errors
+
+
+#: The tokenizers taken from PyPI packages, each checked against its own package (tests/test_real_packages.py).
+PYPI = ("tekken", "mistral_v1", "whisper", "dolma2")
+
+
+def test_pypi_tokenizers_give_their_packages_ids(app):
+    """Each is fetched when first chosen (dolma2 shares cl100k_base's table), gives its package's
+    ids, and SentencePiece says how it differs from byte-level BPE."""
+    from tests.test_real_packages import package_ids
+
+    text = TEXT + " 한국어 Ελληνικά русский\u00a0текст"
+    app.open()
+    page = app.page
+    fetched = []
+    page.on("request", lambda request: fetched.append(request.url.rsplit("/", 1)[-1]))
+    box = page.locator(".encode-input input").first
+    box.fill(text)
+    box.press("Enter")
+    for name in PYPI:
+        assert real.data_file(name) not in fetched, name
+        page.locator(".compare-select select").first.select_option(label=LABELS[name])
+        expect(page.locator(".bpe-compare .bpe-heading").first).to_have_text(LABELS[name], timeout=60_000)
+        assert real.data_file(name) in fetched, name
+        ids = page.locator(".bpe-compare .bpe-encoded .bpe-chip").evaluate_all(
+            "chips => chips.map(chip => Number(chip.dataset.id))")
+        assert ids == package_ids(name, text), name
+        model, window = real.CONTEXTS[name]
+        row = page.locator(".bpe-compare .bpe-counts tbody tr").last
+        expect(row).to_contain_text(f"of {model}'s {window:,}")
+        differences = page.locator(".bpe-compare .bpe-differences li")
+        if name == "mistral_v1":
+            expect(differences.first).to_have_text("▁Token: a space becomes ▁ and is part of the token.")
+            expect(differences.nth(2)).to_contain_text("so it falls back to its 4 UTF-8 bytes")
+            page.locator(".bpe-compare .bpe-encoded .bpe-chip").first.click()
+            expect(page.locator(".bpe-inspector")).to_contain_text("score")
+            page.keyboard.press("Escape")
+        else:
+            expect(differences).to_have_count(0)
+    assert not app.errors, app.errors
