@@ -14,6 +14,7 @@ from .compare_view import CompareView
 from .corpus_view import CorpusView
 from .difference_view import DifferenceView
 from .downloads import DownloadsView
+from .decode_view import DecodeView
 from .encoder_view import EncoderView
 from .inspector_view import InspectorView
 from .languages_view import LanguagesView
@@ -95,7 +96,7 @@ class App(pn.viewable.Viewer):
             pn.FlexBox(
                 pn.Column(heading("Candidate pairs"), CandidatesView(state), css_classes=["bpe-half"]),
                 pn.Column(heading("Encode"), EncoderView(state), heading("Step by step", 3), StepperView(state),
-                          CompareView(state), css_classes=["bpe-half", "bpe-encode-half"]),
+                          CompareView(state), heading("Decode", 3), DecodeView(state), css_classes=["bpe-half", "bpe-encode-half"]),
                 stylesheets=[FLEX], sizing_mode="stretch_width",
             ),
             ChartView(state),

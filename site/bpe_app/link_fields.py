@@ -29,6 +29,8 @@ from .state import UPLOAD, AppState
 CORPUS_LIMIT = 2000
 #: The longest encoder text a link holds, in characters.
 TEXT_LIMIT = 500
+#: The longest list of ids a link holds, in characters (a few hundred ids).
+IDS_LIMIT = 2000
 #: The largest number any setting or the round may be (bpe's largest vocabulary).
 NUMBER_LIMIT = MAX_VOCAB
 
@@ -112,6 +114,22 @@ class Text:
         return value
 
 
+@dataclasses.dataclass(frozen=True)
+class Ids(Text):
+    """The decode box's ids, as typed: text that `bpe.decoding.parse_ids` reads (whether each id
+    is in range depends on the tokenizer, and the decode box says so)."""
+
+    def read(self, word: str) -> str:
+        from bpe.decoding import IdsError, parse_ids
+
+        value = super().read(word)
+        try:
+            parse_ids(value)
+        except IdsError as error:
+            raise LinkError(f"its ids are not a list of ids ({str(error).rstrip('.')})") from None
+        return value
+
+
 def _base64_text(word: str, limit: int) -> str:
     if len(word) > 4 * (4 * limit + 2) // 3 + 2:  # more bytes than `limit` 4-byte characters
         raise LinkError(f"its corpus is over {limit:,} characters long, the most a link holds")
@@ -132,11 +150,14 @@ def _base64_text(word: str, limit: int) -> str:
 _OPTIONS = {"alphabet": ALPHABET, "pretokenizer": PRETOKENIZER, "tie": TIE, "specials": SPECIALS}
 _LABELLED = {"split": DOCUMENTS, "budget": BUDGET}
 #: Inputs whose name in a link is shorter than the input's.
-_KEYS = {"corpus_text": "corpus", "budget_size": "size", "encode_text": "text", "compare_b": "b", "tour_step": "step"}
-_TEXTS = {"corpus_text": (CORPUS_LIMIT, "the corpus", True), "encode_text": (TEXT_LIMIT, "the encoded text", False)}
+_KEYS = {"corpus_text": "corpus", "budget_size": "size", "encode_text": "text", "compare_b": "b", "tour_step": "step",
+         "decode_ids": "ids"}
+_TEXTS = {"corpus_text": (CORPUS_LIMIT, "the corpus", True), "encode_text": (TEXT_LIMIT, "the encoded text", False),
+          "decode_ids": (IDS_LIMIT, "the decoded ids", False)}
 #: The inputs a link holds, in the order links write them.
 SHARED = ("preset", "corpus_text", "split", "alphabet", "pretokenizer", "tie", "specials", "min_frequency",
-          "budget", "budget_size", "round", "encode_text", "compare", "compare_b", *B_INPUTS, "tour", "tour_step")
+          "budget", "budget_size", "round", "encode_text", "compare", "compare_b", *B_INPUTS, "tour", "tour_step",
+          "decode_ids")
 #: A yes-or-no input's words in a link.
 FLAG = {False: "0", True: "1"}
 
@@ -166,7 +187,7 @@ def _field(name: str):
         return Choice(name, key, _words(name, declared))
     if isinstance(declared, param.Integer):
         return Number(name, key)
-    return Text(name, key, *_TEXTS[name])
+    return (Ids if name == "decode_ids" else Text)(name, key, *_TEXTS[name])
 
 
 FIELDS = {name: _field(name) for name in SHARED}

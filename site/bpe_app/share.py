@@ -28,7 +28,7 @@ KEYS = {name: field.key for name, field in FIELDS.items()}
 #: The longest query read at all: room for the corpus and the text, even as 4-byte characters.
 QUERY_LIMIT = 20_000
 _DEFAULTS = {name: AppState.param[name].default
-             for name in ("round", "encode_text", "compare", "compare_b", "tour", "tour_step")}
+             for name in ("round", "encode_text", "compare", "compare_b", "tour", "tour_step", "decode_ids")}
 #: What `left_out` calls an uploaded tokenizer file.
 _UPLOADED = "the uploaded tokenizer file (a link cannot hold a file)"
 
@@ -65,7 +65,7 @@ def _unsharable(state) -> dict[str, str]:
     """{input: why a link cannot hold it} for the corpus and the encoded text."""
     base = baseline(state.preset)
     out = {}
-    for name in ("corpus_text", "encode_text"):
+    for name in ("corpus_text", "encode_text", "decode_ids"):
         value, limit = getattr(state, name), FIELDS[name].limit
         if value != base[name] and len(value) > limit:
             out[name] = f"a link holds at most {limit:,} characters of it"

@@ -75,6 +75,9 @@ class AppState(param.Parameterized):
     round = param.Integer(default=0, bounds=(0, None), doc="The selected round: merges applied so far.")
     encode_text = param.String(default="walkable", doc="The text the encoder shows.")
     compare = param.Selector(default="", objects=COMPARISONS, doc="The real tokenizer the encoder compares with.")
+    decode_ids = param.String(default="", doc="""
+        The ids the decode box shows, as typed: always ids that parse (the box keeps a bad entry
+        to itself, with its message, and this stays as it was).""")
     reference = param.ClassSelector(class_=real.Encoding, doc="The real tokenizer `compare` names, once loaded.")
     counted = param.ListSelector(default=[], objects=list(real.NAMES), doc="""
         Real tokenizers whose counts are shown too (the encoder's text, the cost across languages),
