@@ -159,11 +159,14 @@ def _load(path: str) -> files.Saved:
 
 
 def command_encode(args: argparse.Namespace) -> None:
-    tokenizer = _load(args.tokenizer).tokenizer
+    """The text's ids: an imported file's own ids, if it was one (see `bpe.file_ids`)."""
+    saved = _load(args.tokenizer)
+    tokenizer = saved.tokenizer
     text = textio.read_stdin() if args.text is None else textio.argument(args.text, "the text")
     if args.rounds is not None and not 0 <= args.rounds <= len(tokenizer.merges):
         raise UserError(f"--rounds must be from 0 to {len(tokenizer.merges)}, not {args.rounds}")
-    pieces = tokenizer.pieces(text, args.rounds)
+    pieces = (saved.file_ids.pieces(tokenizer, text, args.rounds) if saved.file_ids
+              else tokenizer.pieces(text, args.rounds))
     if args.json:
         print(json.dumps({"ids": [i for i, _ in pieces], "pieces": [p for _, p in pieces]}, ensure_ascii=False))
     else:
@@ -171,8 +174,12 @@ def command_encode(args: argparse.Namespace) -> None:
 
 
 def command_decode(args: argparse.Namespace) -> None:
-    tokenizer = _load(args.tokenizer).tokenizer
-    sys.stdout.write(tokenizer.decode(args.ids) + "\n")
+    saved = _load(args.tokenizer)
+    if saved.file_ids:
+        data = saved.file_ids.decode_bytes(saved.tokenizer, args.ids)
+        sys.stdout.write(data.decode("utf-8", "replace") + "\n")
+    else:
+        sys.stdout.write(saved.tokenizer.decode(args.ids) + "\n")
 
 
 def command_presets(args: argparse.Namespace) -> None:
@@ -184,8 +191,10 @@ def command_presets(args: argparse.Namespace) -> None:
 
 def command_export(args: argparse.Namespace) -> None:
     """A saved tokenizer in another library's format (options.FORMAT says which there are)."""
-    tokenizer = _load(args.tokenizer).tokenizer
-    outputs, done, notes = FORMAT.choose(args.format).module().export(tokenizer, args.out, args.name)
+    saved = _load(args.tokenizer)
+    # Only an imported file has ids of its own; a format's export takes them as `file_ids`.
+    own = {"file_ids": saved.file_ids} if saved.file_ids else {}
+    outputs, done, notes = FORMAT.choose(args.format).module().export(saved.tokenizer, args.out, args.name, **own)
     textio.write_files(outputs, inputs=[args.tokenizer])
     print(done)
     for note in notes:

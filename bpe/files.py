@@ -18,6 +18,7 @@ from itertools import chain
 
 from .alphabet import Alphabet
 from .errors import UserInputError
+from .file_ids import FileIds, FileIdsError
 from .merge import Merge
 from .record import Record
 from .settings import Settings, SettingsError
@@ -43,6 +44,8 @@ class Saved(Record):
     alphabet: Alphabet
     merges: list[Merge]
     corpus_sha256: str
+    #: An imported file's own ids (`bpe.file_ids`), which encode and decode speak; None: bpe's.
+    file_ids: FileIds | None = None
 
     @functools.cached_property
     def tokenizer(self) -> Tokenizer:
@@ -71,6 +74,7 @@ def to_dict(training) -> dict:
         "specials": [{"id": i, "text": name} for i, name in tokenizer.specials.items()],
         "merges": merge_rows(training),
         "corpus_sha256": training.corpus_sha256,
+        **({"file_ids": training.file_ids.to_dict()} if getattr(training, "file_ids", None) else {}),
     }
 
 
@@ -110,7 +114,13 @@ def from_dict(data) -> Saved:
     merges = _read_merges(data["merges"], base_size, first_id)
     _check_budget(settings, first_id, len(merges))
     _check_vocab_bytes(merges, alphabet, settings)
-    return Saved(settings, alphabet, merges, _read_hash(data["corpus_sha256"]))
+    file_ids = None
+    if data.get("file_ids") is not None:
+        try:
+            file_ids = FileIds.from_dict(data["file_ids"], first_id + len(merges))
+        except FileIdsError as error:
+            raise TokenizerFileError(f"the tokenizer file's file_ids are invalid: {error}") from None
+    return Saved(settings, alphabet, merges, _read_hash(data["corpus_sha256"]), file_ids)
 
 
 def _read_settings(data) -> Settings:

@@ -19,20 +19,25 @@ import json
 
 from .. import textio
 from ..options import SPECIALS
-from ..tokenizer import Tokenizer
+from ..file_ids import FileIds
+from ..tokenizer import Tokenizer, render
 from .byte_level import byte_level_bytes, byte_level_name
 from .common import FormatError, Imported, check_distinct, first_merge_id, octlm_ids, pairs_from_bytes, imported_tokenizer, specials_setting
 from .splits import GPT2_SPELLINGS, exported_pattern, pretokenizer_of
 
 
-def export(tokenizer: Tokenizer, path: str, name: str | None = None) -> tuple[dict[str, str], str, list[str]]:
-    """({path: text} to write, what was written, notes on what differs)."""
+def export(tokenizer: Tokenizer, path: str, name: str | None = None,
+           file_ids: FileIds | None = None) -> tuple[dict[str, str], str, list[str]]:
+    """({path: text} to write, what was written, notes on what differs); an imported file's own
+    ids (`file_ids`) are written as its ids, with its added tokens."""
     done = (f"wrote {path}: tokenizers.Tokenizer.from_file reads it "
             f"({len(tokenizer.vocab)} ids, {len(tokenizer.merges)} merges)")
     notes = [] if tokenizer.settings.alphabet_kind.byte_level else [
         "a character outside the chars alphabet has no id here and is dropped by tokenizers, "
         "so texts with one encode differently"]
-    return {path: to_hf_json(tokenizer)}, done, notes
+    if file_ids is not None:
+        done = done.replace(" ids,", " ids, the imported file's own,")
+    return {path: to_hf_json(tokenizer, file_ids)}, done, notes
 
 
 DOWNLOAD = "tokenizer-hf.json"
@@ -60,14 +65,21 @@ def load(path: str, pretokenizer: str | None = None) -> tuple[Imported, list[str
     return from_hf(textio.read_json(path), pretokenizer), [path]
 
 
-def to_hf(tokenizer: Tokenizer) -> dict:
-    """A `tokenizer.json` object that `tokenizers.Tokenizer.from_file` loads, ids unchanged."""
+def to_hf(tokenizer: Tokenizer, file_ids: FileIds | None = None) -> dict:
+    """A `tokenizer.json` object that `tokenizers.Tokenizer.from_file` loads, ids unchanged (or,
+    for an imported file, its own ids and added tokens, as it had them)."""
     check_distinct(tokenizer, "tokenizer.json", specials=True)
     byte_level = tokenizer.settings.alphabet_kind.byte_level
     name = byte_level_name if byte_level else (lambda token: token.decode("utf-8", "surrogatepass"))
     # Specials keep their ids in the model's vocabulary (as GPT-2's <|endoftext|> does); a merge
     # never makes their names, since _check_distinct refuses a token with the same bytes.
     vocab = {(tokenizer.specials.get(i) or name(token)): i for i, token in enumerate(tokenizer.vocab)}
+    added = []
+    if file_ids is not None:
+        vocab = {key: file_ids.file_id(i) for key, i in vocab.items() if file_ids.file_id(i) is not None}
+        added = [{"id": i, "content": text, "single_word": False, "lstrip": False, "rstrip": False,
+                  "normalized": False, "special": special} for i, text, special in file_ids.added]
+        vocab.update({item["content"]: item["id"] for item in added})  # as tokenizers' trainer lists them too
     merges = [[name(tokenizer.vocab[left]), name(tokenizer.vocab[right])] for left, right in tokenizer.merges]
     pattern = exported_pattern(tokenizer.settings.pretokenizer)
     steps = []
@@ -82,7 +94,7 @@ def to_hf(tokenizer: Tokenizer) -> dict:
         "version": "1.0",
         "truncation": None,
         "padding": None,
-        "added_tokens": [],
+        "added_tokens": added,
         "normalizer": None,
         "pre_tokenizer": pre_tokenizer,
         "post_processor": None,
@@ -95,8 +107,8 @@ def to_hf(tokenizer: Tokenizer) -> dict:
     }
 
 
-def to_hf_json(tokenizer: Tokenizer) -> str:
-    return json.dumps(to_hf(tokenizer), ensure_ascii=False, indent=1)
+def to_hf_json(tokenizer: Tokenizer, file_ids: FileIds | None = None) -> str:
+    return json.dumps(to_hf(tokenizer, file_ids), ensure_ascii=False, indent=1)
 
 
 #: BPE model options bpe has no setting for, each with the value that means "off".
@@ -119,22 +131,48 @@ def from_hf(data: dict, pretokenizer: str | None = None) -> Imported:
         pretokenizer = pretokenizer_of(pattern)
     else:
         notes.append(f"split with --pretokenizer {pretokenizer} instead of the file's own pattern")
-    added = _hf_added_tokens(data.get("added_tokens"))
+    items = _hf_added_items(data.get("added_tokens"))
+    added = {item["content"]: item["id"] for item in items}
     vocab = _hf_vocab(model.get("vocab"))
-    specials, dropped = specials_setting(added or _octlm_in_vocab(vocab))
-    if dropped:
-        notes.append(f"{len(dropped)} added token(s) left out ({', '.join(dropped[:5])}{'...' if len(dropped) > 5 else ''}): "
-                     "bpe's settings name only octlm's specials")
+    specials, _ = specials_setting(added or _octlm_in_vocab(vocab))
     merges = [_hf_merge(item, rank) for rank, item in enumerate(model["merges"])]
     first = first_merge_id(specials)
     saved = imported_tokenizer(pretokenizer, specials, pairs_from_bytes(merges, first))
-    ours, named = saved.tokenizer.vocab, set(added) | set(SPECIALS.choose(specials).tokens)
-    moved = sum(1 for name, i in vocab.items()
-                if not (0 <= i < len(ours) and byte_level_name(ours[i]) == name) and name not in named)
+    file_ids = _file_ids(saved.tokenizer, vocab, items, notes)
+    return Imported(saved.replace(file_ids=file_ids), notes)
+
+
+def _file_ids(tokenizer: Tokenizer, vocab: dict[str, int], items: list[dict], notes: list[str]) -> FileIds | None:
+    """The file's own id for each of bpe's tokens, and its added tokens that are no byte and no
+    merge (None when the file numbers everything as bpe does); what differs goes in `notes`."""
+    added = {item["content"]: item["id"] for item in items}
+    ids = []
+    for i, token in enumerate(tokenizer.vocab):
+        name = tokenizer.specials.get(i)
+        ids.append(added.get(name, vocab.get(name)) if name else vocab.get(byte_level_name(token)))
+    mapped = set(ids)
+    kept = tuple((item["id"], item["content"], bool(item.get("special", False))) for item in items
+                 if item["id"] not in mapped)
+    missing = [i for i, file_id in enumerate(ids) if file_id is None]
+    if missing:
+        notes.append(f"the file's vocabulary lacks {len(missing)} of bpe's tokens (such as "
+                     f"{render(tokenizer.vocab[missing[0]])!r}): they have no id here, as in tokenizers")
+    unused = len(set(vocab.values()) - mapped - {i for i, _, _ in kept})
+    if unused:
+        notes.append(f"{unused} of the file's tokens are no byte, merge or added token, so no text encodes to them")
+    if kept:
+        names = [text for _, text, _ in kept]
+        notes.append(f"{len(kept)} added token(s) ({', '.join(names[:5])}{'...' if len(kept) > 5 else ''}) keep "
+                     "their ids and are matched in any text, as tokenizers matches them")
+        if any(item.get(flag) for item in items for flag in ("lstrip", "rstrip", "single_word")):
+            notes.append("an added token's lstrip, rstrip or single_word option is not honoured here")
+    moved = sum(1 for i, file_id in enumerate(ids) if file_id is not None and file_id != i)
     if moved:
-        notes.append(f"{moved} of {len(vocab)} ids differ from the file's: bpe's ids 0-255 are the byte values"
-                     + ("" if moved > 256 else ", and the file orders single bytes otherwise"))
-    return Imported(saved, notes)
+        notes.append(f"{moved} of {len(ids)} of bpe's own ids differ from the file's; the file's are kept "
+                     "(bpe numbers the single bytes by value)")
+    if not moved and not missing and not kept:
+        return None
+    return FileIds(tuple(ids), kept)
 
 
 def _hf_model(data) -> dict:
@@ -168,15 +206,18 @@ def _hf_vocab(vocab) -> dict[str, int]:
     return vocab
 
 
-def _hf_added_tokens(items) -> dict[str, int]:
+def _hf_added_items(items) -> list[dict]:
     if items is None:
-        return {}
+        return []
     if not isinstance(items, list):
         raise FormatError('"added_tokens" must be a list')
     for n, item in enumerate(items):
-        if not isinstance(item, dict) or not isinstance(item.get("content"), str) or type(item.get("id")) is not int:
+        if not isinstance(item, dict) or not isinstance(item.get("content"), str) or not item["content"] \
+                or type(item.get("id")) is not int or item["id"] < 0:
             raise FormatError(f'added token {n} must have a "content" string and a whole-number "id"')
-    return {item["content"]: item["id"] for item in items}
+    if len({item["id"] for item in items}) != len(items) or len({item["content"] for item in items}) != len(items):
+        raise FormatError("two added tokens have the same id or the same content")
+    return items
 
 
 def _octlm_in_vocab(vocab: dict[str, int]) -> dict[str, int]:

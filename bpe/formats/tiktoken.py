@@ -26,14 +26,18 @@ from .common import FormatError, Imported, check_distinct, first_merge_id, pairs
 from .splits import WHOLE, exported_pattern, pretokenizer_of
 
 
-def export(tokenizer: Tokenizer, path: str, name: str | None = None) -> tuple[dict[str, str], str, list[str]]:
-    """({path: text} to write, what was written, notes): the rank file and PATH.json."""
+def export(tokenizer: Tokenizer, path: str, name: str | None = None,
+           file_ids=None) -> tuple[dict[str, str], str, list[str]]:
+    """({path: text} to write, what was written, notes): the rank file and PATH.json. A rank file
+    numbers tokens by rank, so an imported file's own ids (`file_ids`) cannot be kept."""
     name = name or os.path.basename(path).split(".")[0] or "bpe"
     ranks, encoding_args = to_tiktoken(tokenizer, name)
     done = (f"wrote {path} ({len(tokenizer.vocab) - len(tokenizer.specials)} ranks) and {path}.json "
             "(name, pat_str, special_tokens): tiktoken.Encoding(mergeable_ranks=tiktoken.load.load_tiktoken_bpe(PATH), "
             "**args); with TIKTOKEN_CACHE_DIR= set empty, tiktoken does not cache the file by its path")
-    return {path: ranks, path + ".json": json.dumps(encoding_args, ensure_ascii=False, indent=1) + "\n"}, done, []
+    notes = [] if file_ids is None else [
+        "a tiktoken rank file numbers tokens by rank: the imported file's own ids are not kept in it"]
+    return {path: ranks, path + ".json": json.dumps(encoding_args, ensure_ascii=False, indent=1) + "\n"}, done, notes
 
 
 #: The download's files: the rank file, the other arguments of `tiktoken.Encoding`, and how to load both.

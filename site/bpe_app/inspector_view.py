@@ -151,16 +151,25 @@ def real_token_html(encoding: real.Encoding, rank: int) -> str:
 
 
 def imported_token_html(encoding: ImportedEncoding, token_id: int, chip: Callable[[int], str]) -> str:
-    """A token of an uploaded tokenizer file: its text and bytes, the merge that made it, its tree."""
+    """A token of an uploaded tokenizer file, by the file's own id: its text and bytes, the merge
+    that made it, its tree."""
     name, token = html.escape(encoding.label), encoding.tokens[token_id]
     tree = merge_tree(encoding.parents, token_id)
-    if tree.children:
-        rank = token_id - encoding.first_merge_id
+    rank = encoding.merge_rank(token_id)
+
+    def label(node: Node) -> str:
+        made = encoding.merge_rank(node.id)
+        return "" if made is None else _merge_label(made)
+
+    if tree.children and rank is not None:
         born = (f'<div class="bpe-note">Merge {rank + 1:,} of {name} joins '
                 f'{" + ".join(chip(child.id) for child in tree.children)}.</div><div class="bpe-heading">Merge tree</div>'
-                + tree_html(tree, chip, lambda node: _merge_label(node.id - encoding.first_merge_id)))
-    elif token_id < 256:
+                + tree_html(tree, chip, label))
+    elif encoding.is_byte(token_id):
         born = '<div class="bpe-note">A single byte: every text starts as these.</div>'
+    elif encoding.is_added(token_id):
+        born = (f'<div class="bpe-note">An added token: {name} gives it this id, and it is matched as a whole '
+                'in any text, before the merges; no merge makes or uses it.</div>')
     else:
         born = '<div class="bpe-note">A special token: its id is reserved, and no merge makes or uses it.</div>'
     return "".join(_head(chip(token_id), token, f"{name} id {token_id:,}") + [born])

@@ -410,7 +410,8 @@ class AppState(param.Parameterized):
 
         try:
             imported = upload.read(data, filename, pretokenizer)
-            encoding = ImportedEncoding(UPLOAD, filename, imported.saved.tokenizer, imported.notes)
+            encoding = ImportedEncoding(UPLOAD, filename, imported.saved.tokenizer, imported.notes,
+                                        imported.saved.file_ids)
         except (UserInputError, MemoryError) as error:
             self.report(f"This tokenizer file could not be used: {error}" if not isinstance(error, MemoryError)
                         else "This tokenizer file could not be used: there is not enough memory for it")

@@ -100,3 +100,26 @@ def test_tokens_holding_html_show_as_text(module_app, tmp_path: Path):
     assert page.evaluate("() => window.__xss") is None
     assert page.locator("img[src='x']").count() == 0  # Playwright's locators pierce the shadow roots
     assert not app.errors, app.errors
+
+
+def test_a_file_made_by_tokenizers_keeps_its_own_ids(module_app, tmp_path: Path):
+    """A tokenizer.json from tokenizers' own trainer: the chips, the inspector and the vocabulary
+    give the file's ids (its added <|endoftext|> at 0 among them), as tokenizers encodes."""
+    from tests.test_file_ids import hf_trained_file
+
+    path, theirs = hf_trained_file(tmp_path / "trained.json")
+    page = module_app.page
+    page.locator(".tokenizer-upload input[type=file]").first.set_input_files(str(path))
+    expect(page.locator(".bpe-compare .bpe-heading").first).to_have_text("trained.json")
+    text = "walkable <|endoftext|>strawberry 2024"
+    box = page.locator(".encode-input input").first
+    box.fill(text)
+    box.press("Enter")
+    chips = page.locator(".bpe-compare .bpe-encoded .bpe-chip")
+    expect(chips.first).to_have_attribute("data-vocab", UPLOAD)
+    ids = chips.evaluate_all("chips => chips.map(chip => Number(chip.dataset.id))")
+    assert ids == theirs.encode(text).ids
+    chips.filter(has_text="<|endoftext|>").first.click()
+    expect(page.locator(".bpe-inspector").first).to_contain_text("An added token")
+    expect(page.locator(".bpe-inspector").first).to_contain_text("trained.json id 0")
+    assert not module_app.errors, module_app.errors
