@@ -221,3 +221,39 @@ def test_sentencepiece_shows_its_pieces_and_says_how_it_differs():
     assert f"score {model.scores[walk]:,g}" in card
     byte = model.byte_ids[0xF0]
     assert "A byte piece" in inspector_view.inspector_html(AppState().training, 0, ("mistral_v1", byte), model)
+
+
+def test_the_sentencepiece_stepper_joins_by_score_to_the_encoders_output():
+    from bpe_app.actions import Actions
+    from bpe_app.panes import piece_stepper
+
+    state = AppState()
+    state.encode_text = "walkable 🦜"
+    state.compare = "mistral_v1"
+    model = state.reference
+    actions = Actions(state)
+    last = piece_stepper.last_join(model, state.encode_text)
+    states, joins, _ = piece_stepper.piece_states(model, state.encode_text)
+    assert [piece for _, piece in states[-1]] == ["▁walk", "able", "▁", "🦜"]  # 🦜 then falls back to bytes
+    scores = []
+    for step in range(1, last + 1):
+        actions.do("piece-step", "+1", "")
+        assert state.piece_step == step
+        page = piece_stepper.piece_stepper_html(model, state.encode_text, state.piece_step)
+        join = joins[step - 1]
+        made = model.joinable[join.left + join.right]
+        assert f"<b>join {step}</b>" in page and f"score {model.scores[made]:,g}" in page
+        assert f'class="bpe-chip bpe-new" data-id="{made}"' in page
+        scores.append(join.score)
+        # the winner is the best pair there was: no adjacent pair before the join scores higher
+        before = [piece for _, piece in states[step - 1]]
+        best = max(model.scores[model.joinable[a + b]] for a, b in zip(before, before[1:]) if a + b in model.joinable)
+        assert join.score == best
+    assert "No adjacent pair joins into a piece" in page and "🦜 has no piece, so it falls back to its UTF-8 bytes" in page
+    actions.do("piece-step", "+1", "")
+    assert state.piece_step == last
+    actions.do("piece-step", "first", "")
+    assert state.piece_step == 0
+    state.encode_text = "strawberry"
+    assert state.piece_step == 0
+    assert piece_stepper.piece_stepper_html(real_tokenizers.load("cl100k_base"), "x", 0) == ""

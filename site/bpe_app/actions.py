@@ -16,7 +16,9 @@ True
 from __future__ import annotations
 
 from . import tour as guide
+from .panes.piece_stepper import last_join
 from .panes.stepper import last_step
+from .real_tokenizers import selected
 
 
 class Actions:
@@ -46,6 +48,10 @@ class Actions:
                     state.encode_step = 0  # ▶ at the end plays again from the start
             elif kind in ("encode-step", "step"):
                 self._step(kind, value)
+            elif kind == "piece-step":
+                last = last_join(selected(state.compare, state.reference), state.encode_text)
+                delta = {"first": -last - 1, "last": last + 1}.get(value) or int(value)
+                state.piece_step = min(max(state.piece_step + delta, 0), last)
         except ValueError:
             pass
 

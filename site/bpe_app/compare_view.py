@@ -19,6 +19,8 @@ from bpe.textio import size_words
 
 from .chips import grouped_chips, token_chip
 from .panes.encoding import counts_table, side_rows, tokens_html
+from .panes.piece_stepper import piece_stepper_html
+from .real_tokenizers import selected
 from .state import COMPARISONS
 from .styles import html_pane
 
@@ -112,6 +114,8 @@ class CompareView(pn.viewable.Viewer):
             # to `compare` when a link sets `encode_text` and `compare` in one update.
             html_pane(pn.bind(comparison_html, p.training, p.round, p.encode_text, p.compare, p.reference, p.training_b,
                               p.counted, p.loaded)),
+            html_pane(pn.bind(lambda compare, reference, text, step: piece_stepper_html(selected(compare, reference), text, step),
+                              p.compare, p.reference, p.encode_text, p.piece_step), css_classes=["bpe-piece-stepper-pane"]),
             sizing_mode="stretch_width",
         )
 

@@ -4,20 +4,15 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from bpe import real
 from bpe.decoding import IdsError
 
 from .message_view import message_html
 from .panes.decoding import decode_html
+from .real_tokenizers import selected
 from .styles import html_pane
 
 #: The longest entry the box takes: room for more than ID_LIMIT ids, so that the limit is said, not hit.
 MAX_CHARACTERS = 1_000_000
-
-
-def selected(compare: str, reference: real.Encoding | None) -> real.Encoding | None:
-    """The real tokenizer the encoder compares with, once loaded (None: this tokenizer)."""
-    return reference if compare and reference is not None and reference.name == compare else None
 
 
 def decoded_html(training, rounds: int, ids_text: str, compare: str, reference) -> str:

@@ -20,6 +20,11 @@ class LoadError(Exception):
     """A real tokenizer that could not be loaded; the message says so in the page's words."""
 
 
+def selected(compare: str, reference: real.Encoding | None) -> real.Encoding | None:
+    """The real tokenizer the encoder compares with, once loaded (None: none, or not loaded yet)."""
+    return reference if compare and reference is not None and reference.name == compare else None
+
+
 @functools.cache
 def load(name: str) -> real.Encoding:
     """The real tokenizer `name` (one of `bpe.real.NAMES`), from the package or, failing that, the site."""

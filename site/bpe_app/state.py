@@ -96,6 +96,8 @@ class AppState(param.Parameterized):
     tour_step = param.Integer(default=1, bounds=(1, None), doc="The tour's step shown, from 1.")
     encode_step = param.Integer(default=0, bounds=(0, None), doc="The step the encoder's stepper shows (0: base units).")
     stepping = param.Boolean(default=False, doc="True while the stepper plays by itself.")
+    piece_step = param.Integer(default=0, bounds=(0, None), doc="""
+        The join the SentencePiece stepper shows (0: the characters), when one is compared with.""")
 
     vocab_query = param.String(default="", doc="The vocabulary table shows tokens whose text holds this.")
     vocab_sort = param.Selector(default="id", objects=list(COLUMNS), doc="The column the vocabulary table sorts by.")
@@ -469,6 +471,10 @@ class AppState(param.Parameterized):
     def _restart_stepper(self) -> None:
         """A new text, round or training has steps of its own: show them from the start."""
         self.param.update(encode_step=0, stepping=False)
+
+    @param.depends("encode_text", "compare", "reference", watch=True)
+    def _restart_pieces(self) -> None:
+        self.piece_step = 0
 
     def step_encoding(self, delta: int, last: int) -> None:
         """Move the stepper by `delta`, within 0 and `last`; playing stops at the end."""

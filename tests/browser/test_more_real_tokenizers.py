@@ -72,6 +72,14 @@ def test_pypi_tokenizers_give_their_packages_ids(app):
             page.locator(".bpe-compare .bpe-encoded .bpe-chip").first.click()
             expect(page.locator(".bpe-inspector")).to_contain_text("score")
             page.keyboard.press("Escape")
+            stepper = page.locator(".bpe-piece-stepper").first
+            expect(stepper).to_contain_text("join 0 of")
+            stepper.locator("button[data-value='+1']").click()
+            expect(stepper.locator(".bpe-step-words")).to_contain_text("join 1")
+            expect(stepper.locator(".bpe-chip.bpe-new").first).to_be_visible()
+            stepper.locator("button[data-value='last']").click()
+            expect(stepper.locator(".bpe-step-words")).to_contain_text("No adjacent pair joins into a piece")
         else:
             expect(differences).to_have_count(0)
+            expect(page.locator(".bpe-piece-stepper")).to_have_count(0)
     assert not app.errors, app.errors
