@@ -41,9 +41,11 @@ def wheel_bytes(files: dict[str, bytes], dist: str, version: str, requires: list
 def served_apart() -> list[Path]:
     """Real tokenizers' tables (rank tables and SentencePiece models, 3.3 MB): left out of the
     start-up bundle and served as dist/assets/<file>, which the page fetches only when that
-    tokenizer is first asked for."""
+    tokenizer is first asked for. Their licences and README go beside them there: the page
+    never reads them, and a first visit need not download them."""
     from bpe import real
-    return [ROOT / "bpe" / "real" / name for name in real.data_files()]
+    folder = ROOT / "bpe" / "real"
+    return [folder / name for name in real.data_files()] + sorted(folder.glob("LICENSE*")) + [folder / "README.md"]
 
 
 def build_bpe_wheel(out_dir: Path) -> Path:
