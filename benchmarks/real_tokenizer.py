@@ -63,6 +63,8 @@ PYPI = {
                 "b34b360dbb493e781e479794586d661700670d65564001f23024971d1f2fa126"),
     "mistral_v1": ("mistral_common==1.13.1", [], "mistral_common/data/tokenizer.model.v1",
                    "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055"),
+    "mistral_v3": ("mistral_common==1.13.1", [], "mistral_common/data/mistral_instruct_tokenizer_240323.model.v3",
+                   "9addc8bdce5988448ae81b729336f43a81262160ae8da760674badab9d4c7d33"),
 }
 TEXT_ROOT = Path("/tmp/realtext")
 

@@ -33,6 +33,8 @@ TRICKY = list("aZzsS 'tTlLdD\t\n\r\x0b\x0c\x85\xa0\u2028\u3000/\\.,!?-_#01234567
 ASSIGNED = st.characters(exclude_categories=("Cn",))
 TEXT = st.lists(st.sampled_from(TRICKY) | ASSIGNED, max_size=40).map("".join)
 DOLMA2 = DATA / "allenai_dolma2.json.gz"
+#: The shipped SentencePiece models and the files of mistral_common they are.
+SENTENCEPIECE_FILES = {"mistral_v1": "tokenizer.model.v1", "mistral_v3": "mistral_instruct_tokenizer_240323.model.v3"}
 DOLMA2_SHA256 = "3ca996cca8afea58b34e95c353e859333592642a5e51d695d7a6dbbaf692dfe9"
 
 
@@ -114,9 +116,9 @@ def package_ids(name: str, text: str) -> list[int]:
     """The ids `name`'s own package gives for `text` (what the page's chips must show)."""
     if name == "tekken":
         return tekkenizer().encode(text, bos=False, eos=False)
-    if name == "mistral_v1":
+    if name in SENTENCEPIECE_FILES:
         spm = pytest.importorskip("sentencepiece")
-        return spm.SentencePieceProcessor(model_file=str(mistral_file("tokenizer.model.v1"))).encode(utf8(text))
+        return spm.SentencePieceProcessor(model_file=str(mistral_file(SENTENCEPIECE_FILES[name]))).encode(utf8(text))
     if name == "whisper":
         return whisper_tiktoken().encode_ordinary(text)
     if name == "dolma2":
@@ -168,14 +170,33 @@ def test_sentencepiece_long_texts(sentencepiece):
         assert ours.encode_ordinary(text) == theirs.encode(text)
 
 
-def test_shipped_sentencepiece_model_is_the_packages_file():
-    shipped = real.load("mistral_v1", check=True)
+@pytest.mark.parametrize("name", SENTENCEPIECE_FILES)
+def test_shipped_sentencepiece_models_are_the_packages_files(name):
+    shipped = real.load(name, check=True)
     assert isinstance(shipped, sp.SentencePieceBPE)
-    assert (gzip.decompress((Path(real.__file__).parent / real.data_file("mistral_v1")).read_bytes())
-            == mistral_file("tokenizer.model.v1").read_bytes())
-    # the notes' example: a space is part of the token, a character that is no piece falls back to bytes
+    assert (gzip.decompress((Path(real.__file__).parent / real.data_file(name)).read_bytes())
+            == mistral_file(SENTENCEPIECE_FILES[name]).read_bytes())
+    for text in TEXTS:
+        assert shipped.encode_ordinary(text) == package_ids(name, text)
+
+
+def test_a_space_is_part_of_the_token_and_a_missing_character_falls_back_to_bytes():
+    shipped = real.load("mistral_v1")
     assert [shipped.piece(i) for i in shipped.encode_ordinary("🦜 walk naïve")] == [
         "▁", "<0xF0>", "<0x9F>", "<0xA6>", "<0x9C>", "▁walk", "▁na", "ï", "ve"]
+    v3 = real.load("mistral_v3")
+    assert [v3.piece(i) for i in range(3, 6)] == ["[INST]", "[/INST]", "[TOOL_CALLS]"]
+    assert 3 not in v3.encode_ordinary("[INST] hi")  # a control piece's text is plain text
+
+
+def test_mistral_nemos_tekken_holds_the_same_ids():
+    """tekken_240718.json (Mistral NeMo) keeps the same 130,072 ranks in its default vocabulary."""
+    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+    nemo = Tekkenizer.from_file(mistral_file("tekken_240718.json"))
+    ours = real.load("tekken")
+    for text in TEXTS:
+        assert ours.encode_ordinary(text) == nemo.encode(text, bos=False, eos=False)
 
 
 def test_whisper_gives_tiktokens_ids_with_whispers_definition(whisper):

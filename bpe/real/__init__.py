@@ -1,6 +1,6 @@
 """Real tokenizers: OpenAI's cl100k_base, o200k_base, r50k_base and p50k_base, Anthropic's
 tokenizer for the models before Claude 3, Mistral's Tekken, Whisper's and OLMo 2's, encoded the
-way tiktoken encodes them; and Mistral 7B's SentencePiece model, encoded the way sentencepiece does.
+way tiktoken encodes them; and Mistral 7B's SentencePiece models (v0.1, v0.3), encoded the way sentencepiece does.
 
 Standard library only, so it runs in Pyodide. The rank tables ship beside this file
 (`cl100k_base.ranks.gz`, `o200k_base.ranks.gz`: gzip of each token's length byte and

@@ -115,6 +115,13 @@ SPECS.update({
         "n_ranks": 32_000,
         "sha256": "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055",
     },
+    # The v3 instruct model (mistral_instruct_tokenizer_240323.model.v3: Mistral 7B v0.3, Mixtral
+    # 8x22B): 32,768 pieces, its control tokens ([INST], [/INST], [TOOL_CALLS]...) from id 3 on.
+    "mistral_v3": {
+        "kind": "sentencepiece",
+        "n_ranks": 32_768,
+        "sha256": "9addc8bdce5988448ae81b729336f43a81262160ae8da760674badab9d4c7d33",
+    },
 })
 
 #: What the page calls each, and the model whose context window it shows a text's cost against
@@ -123,10 +130,12 @@ LABELS = {"cl100k_base": "GPT-4's cl100k_base", "o200k_base": "GPT-4o's o200k_ba
           "r50k_base": "GPT-3's r50k_base (GPT-2's vocabulary)", "p50k_base": "Codex's p50k_base",
           "claude_legacy": "Claude 1–2's tokenizer (before Claude 3)",
           "tekken": "Mistral's Tekken (Pixtral, NeMo)", "mistral_v1": "Mistral 7B's SentencePiece (v0.1)",
+          "mistral_v3": "Mistral 7B v0.3's SentencePiece (v3, Mixtral 8x22B)",
           "whisper": "Whisper's multilingual tokenizer", "dolma2": "OLMo 2's tokenizer (dolma2)"}
 CONTEXTS = {"cl100k_base": ("GPT-4", 8_192), "o200k_base": ("GPT-4o", 128_000), "r50k_base": ("GPT-3 davinci", 2_049),
             "p50k_base": ("text-davinci-003", 4_097), "claude_legacy": ("Claude 2", 100_000),
-            "tekken": ("Pixtral 12B", 128_000), "mistral_v1": ("Mistral 7B v0.1", 8_192), "whisper": ("Whisper", 448),
+            "tekken": ("Pixtral 12B", 128_000), "mistral_v1": ("Mistral 7B v0.1", 8_192),
+            "mistral_v3": ("Mistral 7B v0.3", 32_768), "whisper": ("Whisper", 448),
             "dolma2": ("OLMo 2", 4_096)}
 NAMES = tuple(SPECS)
 #: Those encoded as tiktoken encodes (ranks and a split pattern); the others are SentencePiece models.

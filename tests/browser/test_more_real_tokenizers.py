@@ -38,7 +38,7 @@ def test_each_new_tokenizer_gives_its_packages_ids(app):
 
 
 #: The tokenizers taken from PyPI packages, each checked against its own package (tests/test_real_packages.py).
-PYPI = ("tekken", "mistral_v1", "whisper", "dolma2")
+PYPI = ("tekken", "mistral_v1", "mistral_v3", "whisper", "dolma2")
 
 
 def test_pypi_tokenizers_give_their_packages_ids(app):
@@ -66,7 +66,7 @@ def test_pypi_tokenizers_give_their_packages_ids(app):
         row = page.locator(".bpe-compare .bpe-counts tbody tr").last
         expect(row).to_contain_text(f"of {model}'s {window:,}")
         differences = page.locator(".bpe-compare .bpe-differences li")
-        if name == "mistral_v1":
+        if name in ("mistral_v1", "mistral_v3"):
             expect(differences.first).to_have_text("▁Token: a space becomes ▁ and is part of the token.")
             expect(differences.nth(2)).to_contain_text("so it falls back to its 4 UTF-8 bytes")
             page.locator(".bpe-compare .bpe-encoded .bpe-chip").first.click()
