@@ -94,6 +94,9 @@ def test_the_back_button_walks_the_steps_and_escape_leaves_the_page_live(page, s
     for number in (2, 3, 4):
         box(page).locator(".bpe-tour-next").click()
         expect_step(page, "explainer", number)
+        # Each step's history entry is written once the step is shown (a separate message from the
+        # worker): back is pressed after it, as a person would.
+        page.wait_for_function("n => new URLSearchParams(location.search).get('step') === String(n)", arg=number)
     page.go_back()
     expect_step(page, "explainer", 3)
     page.go_back()
