@@ -27,9 +27,9 @@ from bpe.real import sentencepiece as sp
 DATA = Path(__file__).parent / "data"
 HELDOUT = (DATA / "heldout.txt").read_bytes().decode("utf-8")  # keeps its CRLF
 TEXTS = [HELDOUT, (DATA / "train.txt").read_text(encoding="utf-8"), "", " ", "  two  spaces  ", "\r\n\n\t",
-         "😀 naïve", "a\u00a0b 한국어 Ελληνικά русский 日本語", "<s>[INST] hi [/INST]</s> <unk> <|endoftext|> ▁x"]
+         "😀 naïve", "a\u00a0b 한국어 Ελληνικά русский 日本語", "<s>[INST] hi [/INST]</s> <unk> <|endoftext|> ▁x", "a[REFERENCE_DOC_1]b [REFERENCE_DOC_19] [REFERENCE_DOC_"]
 TRICKY = list("aZzsS 'tTlLdD\t\n\r\x0b\x0c\x85\xa0\u2028\u3000/\\.,!?-_#0123456789٣½éñüßİǅ\u0301日本語カタカナ한국어"
-              "αβΣпрл🎉👍🏽\u200d\ufeff▁") + ["  ", "'s", "'LL", "<s>", "[INST]", "<0x41>", "\ud800"]
+              "αβΣпрл🎉👍🏽\u200d\ufeff▁") + ["  ", "'s", "'LL", "<s>", "[INST]", "<0x41>", "\ud800", "[REFERENCE_DOC_2]"]
 ASSIGNED = st.characters(exclude_categories=("Cn",))
 TEXT = st.lists(st.sampled_from(TRICKY) | ASSIGNED, max_size=40).map("".join)
 DOLMA2 = DATA / "allenai_dolma2.json.gz"

@@ -81,6 +81,7 @@ class SentencePieceBPE(Encoding):
         if byte_fallback and len(self.byte_ids) != 256:
             raise ModelError("byte_fallback needs the 256 pieces <0x00>...<0xFF>")
         self.user_defined = sorted((p for p, kind in zip(pieces, types) if kind == USER_DEFINED), key=len, reverse=True)
+        self._user_starts = {p[0] for p in self.user_defined if p}  # where one may begin: most characters can't
         self.special_tokens = {piece: i for i, (piece, kind) in enumerate(zip(pieces, types)) if kind in (CONTROL, UNKNOWN)}
         self._special_bytes = {}
         # What a chip shows for each id: the piece as written (▁ and all), a byte piece as its byte.
@@ -152,9 +153,12 @@ class SentencePieceBPE(Encoding):
 
     def _symbols(self, text: str) -> list[tuple[str, bool]]:
         """The text as characters, a user-defined piece as one frozen symbol (never joined further)."""
+        if not self.user_defined:
+            return [(char, False) for char in text]
+        starts = self._user_starts
         out, i = [], 0
         while i < len(text):
-            match = next((p for p in self.user_defined if text.startswith(p, i)), None)
+            match = text[i] in starts and next((p for p in self.user_defined if text.startswith(p, i)), None)
             out.append((match, True) if match else (text[i], False))
             i += len(match) if match else 1
         return out
