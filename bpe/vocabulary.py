@@ -81,8 +81,10 @@ def training_vocabulary(training: Training, rounds: int) -> list[Entry]:
 
 @functools.lru_cache(maxsize=2)
 def real_vocabulary(encoding: Encoding) -> list[Entry]:
-    """Every rank of a real tokenizer, by rank (its 'born' is the rank)."""
-    return [_entry(rank, token, rank) for rank, token in enumerate(encoding.tokens)]
+    """Every token of a real tokenizer, by id (its 'born' is its rank: the id, less any specials
+    numbered before the ranks, as Tekken's 1,000 are)."""
+    offset = getattr(encoding, "rank_offset", 0)
+    return [_entry(i, token, max(i - offset, 0)) for i, token in enumerate(encoding.tokens)]
 
 
 def find(entries: list[Entry], query: str = "", column: str = "id", descending: bool = False) -> list[Entry]:

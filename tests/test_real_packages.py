@@ -265,3 +265,19 @@ def test_unigram_and_bad_models_are_refused():
 def test_every_table_has_its_context_window_and_label():
     for name in real.NAMES:
         assert real.LABELS[name] and real.CONTEXTS[name][1] > 0
+
+
+def test_tekkens_vocabulary_and_inspector_give_the_files_ranks():
+    """Tekken's id is its file's rank + 1000: the vocabulary's rank column and the inspector say both."""
+    pytest.importorskip("panel")
+    from bpe.vocabulary import real_vocabulary
+    from bpe_app import inspector_view
+    from bpe_app.state import AppState
+
+    tekken = real.load("tekken")
+    hello = tekken.encode_ordinary("Hello")[0]
+    rows = {row.id: row for row in real_vocabulary(tekken)}
+    assert rows[hello].born == hello - 1000 and rows[5].born == 0
+    card = inspector_view.inspector_html(AppState().training, 0, ("tekken", hello), tekken)
+    assert f"tekken id {hello:,}, rank {hello - 1000:,}" in card
+    assert real_vocabulary(real.load("cl100k_base"))[9906].born == 9906  # tiktoken's: the rank is the id

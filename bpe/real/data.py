@@ -86,7 +86,7 @@ def load(name: str = "cl100k_base", data: bytes | None = None, check: bool = Fal
         raise ValueError(f"{name}: expected {spec['n_ranks']} ranks, the data has {len(tokens) - len(inside)}")
     if check and hashlib.sha256(tiktoken_file(tokens, inside)).hexdigest() != spec["sha256"]:
         raise ValueError(f"{name}: the rank data does not match the official rank file's sha256")
-    return Encoding(name, spec["pat_str"], tokens, spec["special_tokens"], spec.get("normalize"))
+    return Encoding(name, spec["pat_str"], tokens, spec["special_tokens"], spec.get("normalize"), spec.get("rank_offset", 0))
 
 
 def _sentencepiece(name: str, data: bytes, check: bool) -> SentencePieceBPE:

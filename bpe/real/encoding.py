@@ -21,7 +21,7 @@ class Encoding:
     """A tiktoken-style tokenizer: ranks (token bytes -> id), a split pattern, specials."""
 
     def __init__(self, name: str, pat_str: str, tokens: list[bytes], special_tokens: dict[str, int],
-                 normalize: str | None = None):
+                 normalize: str | None = None, rank_offset: int = 0):
         self.name = name
         self.pat_str = pat_str
         # id -> bytes; the ranks are the ids, but an id a special token holds (p50k_base's 50256)
@@ -32,6 +32,9 @@ class Encoding:
         if len(self.ranks) != len(tokens) - len(inside):
             raise ValueError("two ranks have the same bytes")
         self.normalize = normalize  # a Unicode normal form applied to every text first (Claude's NFKC)
+        # Where the file's own ranks start among the ids: Tekken's rank r is id r + 1000 (its
+        # specials come first); in tiktoken's tables a rank is its id.
+        self.rank_offset = rank_offset
         self.special_tokens = dict(special_tokens)
         self._special_bytes = {i: text.encode() for text, i in special_tokens.items()}
         self.pattern = re.compile(python_pattern(pat_str))

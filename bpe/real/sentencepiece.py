@@ -59,7 +59,7 @@ class SentencePieceBPE(Encoding):
                  escape_whitespaces: bool = True, treat_whitespace_as_suffix: bool = False, unk_surface: str = " \u2047 "):
         if len(pieces) != len(scores) or len(pieces) != len(types):
             raise ModelError("every piece needs a score and a type")
-        self.name, self.pat_str, self.normalize = name, "", None
+        self.name, self.pat_str, self.normalize, self.rank_offset = name, "", None, 0
         self.pieces, self.scores, self.types = pieces, scores, types
         self.byte_fallback, self.add_dummy_prefix = byte_fallback, add_dummy_prefix
         self.remove_extra_whitespaces, self.escape_whitespaces = remove_extra_whitespaces, escape_whitespaces

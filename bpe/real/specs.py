@@ -88,6 +88,7 @@ SPECS.update({
         ]),
         "special_tokens": {text: i for i, text in enumerate(TEKKEN_SPECIALS)},
         "n_ranks": 130_072,
+        "rank_offset": 1000,  # the file's rank r is the id r + 1000
         "sha256": "e601c3eb93ff531d545cf3c4f73e1ad59da1c456c538ba2368733ec157315b23",
     },
     # Whisper's multilingual.tiktoken with GPT-2's pattern; its specials follow the ranks. Its

@@ -142,12 +142,14 @@ def real_token_html(encoding: real.Encoding, rank: int) -> str:
     if tree.children:
         made = " + ".join(chip(child.id) for child in tree.children)
         born = (f'<div class="bpe-note">{html.escape(encoding.name)} ships ranks, not merges. Rebuilt from them: '
-                f"with only the ranks below {rank:,}, tiktoken's rule joins {made}.</div>"
+                f"with only the ranks below {rank - encoding.rank_offset:,}, tiktoken's rule joins {made}.</div>"
                 '<div class="bpe-heading">Merge tree</div>'
                 + tree_html(tree, chip, lambda node: f'<span class="bpe-muted"> rank {node.id:,}</span>'))
     else:
         born = '<div class="bpe-note">A single byte: every text starts as these.</div>'
-    return "".join(_head(chip(rank), token, f"{html.escape(encoding.name)} rank {rank:,}") + [born])
+    offset = encoding.rank_offset
+    what = f"rank {rank:,}" if not offset else f"id {rank:,}, rank {rank - offset:,}" if rank >= offset else f"id {rank:,}"
+    return "".join(_head(chip(rank), token, f"{html.escape(encoding.name)} {what}") + [born])
 
 
 def imported_token_html(encoding: ImportedEncoding, token_id: int, chip: Callable[[int], str]) -> str:
