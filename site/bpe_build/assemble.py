@@ -18,11 +18,11 @@ from .installs import setup_build
 from .lock import make_lock, start_up_packages
 from .paths import (
     APP_ARCHIVE, APP_BUNDLE, APP_DIR, BUILD_ASSETS, CACHE, DIST, FIRST_BUNDLE, LIBRARIES_BUNDLE, PACKAGES_BUNDLE, PANEL_CDN_ROOT,
-    PYODIDE_DIR, ROOT, SITE, SITE_PACKAGES,
+    PYODIDE_DIR, ROOT, SITE, SITE_PACKAGES, STDLIB_BUNDLE, STDLIB_DIR,
 )
 from .ship import page_loader, rename_hashed, ship_page, ship_worker_files, shipped_js
 from .snapshot import snapshot_functions
-from .trim import stdlib_left_out
+from .trim import stdlib_at_start, stdlib_left_out
 from .util import log, pins, step, tree_digest
 from .wheels import prepare_wheels, served_apart
 
@@ -123,7 +123,8 @@ def assemble(out: Path, parts: Parts) -> None:
     # Shipped: compressed under content-hashed names (ship.py); only index.html keeps its name.
     html, page_scripts = ship_page(out, html)
     shipped = ship_worker_files(out, [PYODIDE_DIR + name for name in STARTUP_FILES] + [
-        PYODIDE_DIR + LIBRARIES_BUNDLE, PYODIDE_DIR + FIRST_BUNDLE, APP_BUNDLE, PYODIDE_DIR + PACKAGES_BUNDLE])
+        PYODIDE_DIR + LIBRARIES_BUNDLE, PYODIDE_DIR + FIRST_BUNDLE, APP_BUNDLE, PYODIDE_DIR + STDLIB_BUNDLE,
+        PYODIDE_DIR + PACKAGES_BUNDLE])
     config = _worker_config(
         {name: full_lock["packages"][name]["version"] for name in bundled}, preload,
         shipped, rename_hashed(out, PYODIDE_DIR + "pyodide.js"))
@@ -155,23 +156,31 @@ def _copy_pyodide(pyo: Path, parts: Parts, lock: dict) -> None:
     pyo.mkdir(parents=True)
     for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm"):
         shutil.copy2(parts.pyodide_pkg / name, pyo / name)
-    _stored_zip(parts.stdlib, pyo / "python_stdlib.zip")
+    _split_stdlib(parts.stdlib, pyo / "python_stdlib.zip", pyo / STDLIB_BUNDLE)
     for name in lock["packages"]:
         shutil.copy2(parts.wheels[name], pyo / parts.wheels[name].name)
     (pyo / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
 
 
-def _stored_zip(source: Path, target: Path) -> None:
-    """The stdlib without what the page does without (trim.py), its members stored, not deflated:
-    gzip over the whole file ships it smaller (3.6 MB against 4.0), and Python imports from it
-    without inflating each module."""
+def _split_stdlib(source: Path, target: Path, later: Path) -> None:
+    """The stdlib without what the page does without (trim.py), in two parts: what Python's start
+    and the first screen need (trim.START_STDLIB) as python_stdlib.zip, which Pyodide loads before
+    Python starts, and the rest as a bundle of files for STDLIB_DIR, written before Panel is
+    imported. The zip's members are stored, not deflated: gzip over the whole file ships it smaller
+    (3.6 MB against 4.0), and Python imports from it without inflating each module."""
+    rest = []
     with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as zout:
         for info in zin.infolist():
             if stdlib_left_out(info.filename):
                 continue
             data = zin.read(info)
+            if not stdlib_at_start(info.filename):
+                if not info.is_dir():
+                    rest.append((f"{STDLIB_DIR}/{info.filename}", data))
+                continue
             info.compress_type = zipfile.ZIP_STORED
             zout.writestr(info, data)
+    later.write_bytes(make_bundle(rest))
 
 
 #: The packages the first screen imports (bpe_app/first_screen.py): their own bundle, which the
@@ -223,7 +232,7 @@ def _worker_config(bundled_versions: dict[str, str], preload: list[str], shipped
         "pyodide_js": pyodide_js,
         "shipped": shipped,
         "first_bundles": [PYODIDE_DIR + FIRST_BUNDLE, APP_BUNDLE],
-        "bundles": [PYODIDE_DIR + PACKAGES_BUNDLE],
+        "bundles": [PYODIDE_DIR + STDLIB_BUNDLE, PYODIDE_DIR + PACKAGES_BUNDLE],
         "libraries_bundle": PYODIDE_DIR + LIBRARIES_BUNDLE,
         # so that a later pyodide.loadPackage (say of pandas) does not install these again
         "bundled_packages": bundled_versions,

@@ -20,10 +20,12 @@ PANEL_CDN_ROOT = "static/panel/"  # mirror of https://cdn.holoviz.org/panel/ (wh
 PACKAGES_BUNDLE = "site-packages.bundle"  # every package the app imports at start-up (see make_bundle)
 FIRST_BUNDLE = "first-screen.bundle"     # of those, the ones the first screen imports (param, bpe), written first
 LIBRARIES_BUNDLE = "libraries.bundle"     # of those, the shared libraries loaded before Python starts
+STDLIB_BUNDLE = "stdlib.bundle"   # the stdlib outside python_stdlib.zip (trim.START_STDLIB), written before Panel is imported
 APP_BUNDLE = "app.bundle"         # site/ sources (app.py, bpe_app/) for the worker
 APP_ARCHIVE = "app.zip"           # the same as a zip (a build intermediate, in .cache/)
 # Where files land inside Pyodide.
 APP_DIR = "/home/pyodide/app"
 SITE_PACKAGES = "/lib/python3.12/site-packages"  # Pyodide 0.27's (Python 3.12)
+STDLIB_DIR = "/lib/python3.12"  # on sys.path after python_stdlib.zip (/lib/python312.zip)
 BOKEH_CDN = "https://cdn.bokeh.org/bokeh/release/"
 PANEL_CDN = "https://cdn.holoviz.org/panel/"

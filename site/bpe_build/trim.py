@@ -1,6 +1,8 @@
-"""What the browser is never sent: files of the start-up packages and of the stdlib the page never reads.
+"""What the browser is never sent (files of the start-up packages and of the stdlib the page never
+reads), and which of the stdlib it needs first.
 
-A test (tests/browser/test_site_shipping.py) checks that the live page imported none of them.
+A test (tests/browser/test_site_shipping.py) checks that the live page imported none of the files
+left out; tests/test_start_stdlib.py that the first screen imports nothing outside `START_STDLIB`.
 """
 from __future__ import annotations
 
@@ -37,3 +39,33 @@ def stdlib_left_out(name: str) -> bool:
     if top == "encodings" and rest:
         return rest.split(".")[0] not in KEPT_CODECS and "/" not in rest
     return top.split(".")[0] in NETWORK_MODULES
+
+
+#: The stdlib's top-level modules and packages that Python needs to start in Pyodide and the first
+#: screen needs to answer (bpe_app/first_screen.py; found by running both under Node and checked by
+#: tests/test_start_stdlib.py). Only these are in python_stdlib.zip, which Pyodide loads before
+#: Python starts: 1.6 MB of the 3.3 the stdlib ships. The rest arrives while the first screen
+#: answers and is written into /lib/python3.12 before Panel is imported. A package is kept or left
+#: whole: a package's modules are found only where its __init__ was.
+START_STDLIB = frozenset({
+    # Python's and Pyodide's own start (sys.modules once loadPyodide has finished)
+    "__future__", "_collections_abc", "_compression", "_pyodide", "_sitebuiltins", "_weakrefset", "abc",
+    "ast", "asyncio", "bisect", "bz2", "codecs", "collections", "concurrent", "contextlib", "contextvars",
+    "copy", "copyreg", "dis", "encodings", "enum", "fnmatch", "functools", "genericpath", "heapq",
+    "importlib", "inspect", "io", "ipaddress", "json", "keyword", "linecache", "locale", "logging",
+    "ntpath", "opcode", "operator", "os", "pathlib", "posixpath", "pyodide", "random", "re", "reprlib",
+    "selectors", "shutil", "signal", "site", "socket", "stat", "string", "struct", "subprocess",
+    "tempfile", "textwrap", "threading", "token", "tokenize", "traceback", "types", "typing", "urllib",
+    "warnings", "weakref", "zipfile", "zipimport",
+    # what the first screen adds: bpe, param and the app's panes and state
+    "base64", "dataclasses", "datetime", "glob", "gzip", "hashlib", "html", "numbers",
+})
+
+
+def stdlib_at_start(name: str) -> bool:
+    """A file of python_stdlib.zip that Python and the first screen need (see START_STDLIB).
+
+    >>> [stdlib_at_start(n) for n in ("json/decoder.pyc", "re/__init__.pyc", "email/parser.pyc", "gzip.pyc")]
+    [True, True, False, True]
+    """
+    return name.split("/")[0].removesuffix(".pyc") in START_STDLIB

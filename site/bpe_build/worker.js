@@ -22,9 +22,11 @@ function sendPatch(patch, buffers, msg_id) {
 }
 
 // Every file Pyodide and the app need at start-up is fetched right away, while pyodide.js loads, by
-// a worker of its own running shipped.js (so inflating and checking them use the other core):
-// Pyodide's own files (wasm, JS, stdlib, lock) and numpy's libraries together, then the rest. Pyodide asks for its
-// files with fetch(), which is routed here for the shipped ones, so it gets them inflated and checked.
+// a worker of its own running shipped.js (so inflating and checking them use the other core), in
+// the order they are needed: Pyodide's own files (wasm, JS, the stdlib Python's start and the first
+// screen need, lock); the first screen's bundles and numpy's libraries; then the rest (the stdlib's
+// other modules, Panel, Bokeh). Pyodide asks for its files with fetch(), which is routed here for
+// the shipped ones, so it gets them inflated and checked.
 const SHIPPED = CONFIG.shipped;  // path Pyodide or the worker asks for -> shipped entry
 const SHIPPED_JS = URL.createObjectURL(new Blob([__SHIPPED_JS__], { type: "text/javascript" }));
 const fetcher = new Worker(SHIPPED_JS, { name: "bpe-shipped" });
@@ -42,9 +44,10 @@ fetcher.onmessage = ({ data }) => {
   else arrived[data.file].resolve(new Uint8Array(data.buffer));
 };
 const BUNDLES = [...CONFIG.first_bundles, ...CONFIG.bundles];
-fetcher.postMessage({ base: BASE, load: [  // Pyodide's own files first, then the first screen's bundles, then the rest
-  Object.entries(SHIPPED).filter(([path]) => !BUNDLES.includes(path)).map(([, entry]) => entry),
-  CONFIG.first_bundles.map((path) => SHIPPED[path]),
+fetcher.postMessage({ base: BASE, load: [
+  Object.entries(SHIPPED).filter(([path]) => !BUNDLES.includes(path) && path !== CONFIG.libraries_bundle)
+    .map(([, entry]) => entry),
+  [...CONFIG.first_bundles, CONFIG.libraries_bundle].map((path) => SHIPPED[path]),
   CONFIG.bundles.map((path) => SHIPPED[path]),
 ] });
 
@@ -75,7 +78,8 @@ WebAssembly.instantiateStreaming = async (source, imports) => {
 };
 
 // A bundle (see make_bundle in bundles.py) is [4-byte length][JSON [[path, size], ...]][file contents].
-function writeBundle(FS, bytes) {
+// Written a file at a time (a generator), so that a long write can let the first screen's events in.
+function* writingBundle(FS, bytes) {
   const headerLength = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
   const entries = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headerLength)));
   const directories = new Set();
@@ -100,8 +104,14 @@ function writeBundle(FS, bytes) {
       node.usedBytes = size;
     }
     offset += size;
+    yield;
   }
-  return entries.length;
+}
+
+function writeBundle(FS, bytes) {
+  let files = 0;
+  for (const _ of writingBundle(FS, bytes)) files += 1;
+  return files;
 }
 
 importScripts(BASE + CONFIG.pyodide_js);
@@ -218,6 +228,7 @@ function runBeforePython() {
   self._createPyodideModule = (settings) => {
     const prepare = beforePython;
     settings.preRun.push((Module) => {
+      mark("before-python");
       Module.addRunDependency("bpe-files");
       prepare(Module).then(() => Module.removeRunDependency("bpe-files"), () => {});
     });
@@ -225,12 +236,12 @@ function runBeforePython() {
   };
 }
 
+// numpy's libraries, loaded as Pyodide's loadDynlib loads a package's libraries. Before Python
+// starts, Emscripten takes their memory from the top of the static data (not from malloc) and
+// their table slots in order, so both are the same on every visit (which a snapshot needs).
 async function loadLibraries(Module) {
   writeBundle(Module.FS, await LOADS[CONFIG.libraries_bundle]);
   mark("libraries-fetched");
-  // Loaded as Pyodide's loadDynlib loads a package's libraries; before Python starts, Emscripten
-  // takes their memory from the top of the static data (not from malloc) and their table slots in
-  // order, so both are the same on every visit.
   for (const library of CONFIG.preload_libraries) {
     const flags = { loadAsync: true, nodelete: true, allowUndefined: true, global: false, fs: Module.FS };
     await Module.loadDynamicLibrary(library, flags, {});
@@ -241,18 +252,27 @@ async function loadLibraries(Module) {
 }
 
 // Everything else the app needs, written once Python has started (the bundles arrive meanwhile):
-// the first screen's bundles, and later the rest. Then FileFinders re-read their folders
+// the first screen's bundles, and later the rest, in slices of WRITE_SLICE ms while the first
+// screen answers (writing the rest takes 0.1-0.2 s). Then FileFinders re-read their folders
 // (importlib.invalidate_caches() would also import importlib.metadata, 0.4 s here). Permissions
 // are not checked while writing, as before Python starts.
+const WRITE_SLICE = 15;
 async function writeBundles(pyodide, paths, what) {
   const bundles = await Promise.all(paths.map((path) => LOADS[path]));
   mark(`${what}-fetched`);
   let files = 0;
   const { FS } = pyodide;
-  FS.ignorePermissions = true;
+  let slice = performance.now();
+  FS.ignorePermissions = true;  // as before Python starts
   try {
     for (const bundle of bundles) {
-      files += writeBundle(FS, bundle);
+      for (const _ of writingBundle(FS, bundle)) {
+        files += 1;
+        if (first.answer && performance.now() - slice > WRITE_SLICE) {  // the first screen's events in
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          slice = performance.now();
+        }
+      }
     }
   } finally {
     FS.ignorePermissions = false;
@@ -267,11 +287,27 @@ for finder in sys.path_importer_cache.values():
   mark(`${what}-written`);
 }
 
-// Python starts (afresh, or from a snapshot) with numpy's libraries loaded, then gets its files.
+// Python starts (afresh, or from a snapshot), then gets its files. numpy's libraries are loaded
+// before it starts if they are here by then, or within LIBRARIES_GRACE ms (on localhost they are),
+// or a snapshot needs them. Over a slow link Python starts without them, the first screen answers,
+// and they are loaded before Panel is imported; that visit makes no snapshot (see librariesLate).
+const LIBRARIES_GRACE = 300;
+
+function librariesInTime(snapshot) {
+  if (snapshot) return Promise.resolve(true);
+  const late = new Promise((resolve) => setTimeout(() => resolve(false), LIBRARIES_GRACE));
+  return Promise.race([LOADS[CONFIG.libraries_bundle].then(() => true, () => true), late]);  // a failure: loadLibraries says it
+}
+
 async function startPython(snapshot) {
-  let table;
+  let table = null;
   const preparing = new Promise((resolve, reject) => {
-    beforePython = (Module) => {
+    beforePython = async (Module) => {
+      if (!await librariesInTime(snapshot)) {
+        console.log("[bpe] Python starts before numpy's libraries have arrived");
+        resolve();
+        return;
+      }
       const done = loadLibraries(Module).then((length) => { table = length; });
       done.then(resolve, reject);
       return done;
@@ -283,7 +319,8 @@ async function startPython(snapshot) {
     env: { HOME: "/home/pyodide", PANEL_CDN_ROOT: BASE + CONFIG.panel_cdn_root },
   };
   if (snapshot) Object.assign(options, { _loadSnapshot: snapshot.bytes, _snapshotDeserializer: findObject });
-  const pyodide = await Promise.race([loadPyodide(options), preparing.then(() => new Promise(() => {}))]);
+  const failed = preparing.then(() => new Promise(() => {}), (error) => { throw error; });
+  const pyodide = await Promise.race([loadPyodide(options), failed]);
   if (snapshot && table !== snapshot.table) {
     throw new Error(`numpy's libraries took table slots up to ${table}, not ${snapshot.table} as when ` +
                     "the snapshot was made");
@@ -294,6 +331,14 @@ async function startPython(snapshot) {
     pyodide.loadedPackages[name] = "bundle";
   }
   return { pyodide, table };
+}
+
+// numpy's libraries, if Python started without them: loaded now, before Panel (Bokeh imports
+// numpy). Emscripten then takes their memory from malloc, so this visit's heap cannot be the next
+// one's snapshot.
+async function librariesLate(pyodide) {
+  await loadLibraries(pyodide._module);
+  console.log("[bpe] numpy's libraries were loaded after Python started: no snapshot this visit");
 }
 
 // Start-up does a burst of allocation (imports, building the app); the cyclic garbage collector
@@ -388,11 +433,20 @@ async function startFirstScreen(pyodide) {
   pyodide.globals.set("ADDRESS", await first.addressGiven);
   pyodide.runPython(FIRST_SCREEN);
   mark("first-screen-imported");
-  const view = pyodide.runPython(FIRST_VIEW);
+  let view = pyodide.runPython(FIRST_VIEW);
   first.answer = pyodide.globals.get("_first_answer");
-  self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true, seq: 0 });
+  // What the visitor did before Python was up, answered at once: the page draws only the last view.
+  let seq = 0;
+  for (const event of first.waiting.splice(0)) {
+    try {
+      view = first.answer(JSON.stringify(event.event));
+      seq = event.seq;
+    } catch (error) {
+      console.error("[bpe] the first screen could not answer", event.event, error);
+    }
+  }
+  self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true, seq });
   mark("first-screen");
-  for (const event of first.waiting.splice(0)) answerFirst(event);
   if (first.used) first.last = performance.now();  // who typed before it answered goes on typing: a pause first
 }
 
@@ -428,6 +482,7 @@ async function builtAfresh() {
   if (HOLD_PANEL) await new Promise(() => {});
   status("Starting the full page");
   await writeBundles(pyodide, CONFIG.bundles, "bundles");
+  if (table === null) await librariesLate(pyodide);
   await importPanel(pyodide);
   pyodide.globals.set("THEME", THEME);
   pyodide.runPython(BUILD_APP);
@@ -436,6 +491,7 @@ async function builtAfresh() {
   mark("written-doc");
   const pending = pyodide.runPython(PENDING_CALLBACKS);
   try {
+    if (table === null) throw new Error("numpy's libraries were loaded after Python started");
     if (pending === undefined) throw new Error("this Pyodide's event loop does not count its callbacks");
     if (pending !== 0) throw new Error(`${pending} callbacks are waiting for a timer`);
     madeSnapshot = { bytes: makeSnapshot(pyodide), table };

@@ -38,9 +38,12 @@ CONFIG_START = "const CONFIG = "
 
 class RecordingHandler(Handler):
     asked: list[str] = []
+    slow: dict[str, float] = {}  # a file name's start -> seconds its answer waits (a slow link, for one file)
 
     def do_GET(self):
         self.asked.append(unquote(self.path))
+        name = self.path.rsplit("/", 1)[-1]
+        time.sleep(next((wait for start, wait in self.slow.items() if name.startswith(start)), 0))
         super().do_GET()
 
 
@@ -116,7 +119,7 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     page.locator(".encode-input input").first.fill("hug pug")
     expect(page.locator(".bpe-encoded").first).to_contain_text("hug", timeout=30_000)
     assert errors == []
-    assert shipped_summary(console) == "[bpe] shipped files: 0 from the cache, 8 from the network"
+    assert shipped_summary(console) == "[bpe] shipped files: 0 from the cache, 9 from the network"
     assert all(path.startswith(f"/{SUBFOLDER}/") for path in asked), asked
     # What a first visit fetches is the shipped files (each a gzip stream) and small plain ones.
     fetched = {path.removeprefix(f"/{SUBFOLDER}/") for path in asked}
@@ -136,12 +139,44 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     page.close()
 
 
+def test_over_a_slow_link_python_starts_without_numpys_libraries(served, browser):
+    """When numpy's libraries are late, Python starts without them: the first screen answers, the
+    libraries are loaded before Panel, and that visit keeps no snapshot (its heap is not the one a
+    snapshot needs)."""
+    folder, url = served
+    context = browser.new_context()  # cold, and apart from the module's profile
+    RecordingHandler.slow["libraries.bundle."] = 4
+    try:
+        page = context.new_page()
+        console, errors = [], []
+        page.on("console", lambda message: console.append(message.text))
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_function("() => document.body.classList.contains('bpe-first')", timeout=120_000)
+        page.locator(".encode-input input").first.fill("hug pug")
+        expect(page.locator(".bpe-encoded").first).to_contain_text("hug", timeout=30_000)
+        assert "[bpe] Python starts before numpy's libraries have arrived" in console
+        page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
+        wait_for_console(page, console, "[bpe] numpy's libraries were loaded after Python started")
+        app_worker = next(worker for worker in page.workers if "/app." in worker.url)
+        assert app_worker.evaluate(
+            "() => self.pyodide.runPython('import numpy; int(numpy.arange(5).sum())')") == 10
+        page.locator(".next-round button").first.click()
+        expect(page.locator(".bpe-caption").first).to_contain_text("Round 1 of")
+        assert not any(line.startswith(KEPT_SNAPSHOT) for line in console)
+        assert any("no snapshot for the next visit" in line for line in console)
+        assert errors == [], errors
+    finally:
+        RecordingHandler.slow.clear()
+        context.close()
+
+
 def test_a_second_visit_reads_every_shipped_file_from_the_cache(served, profile):
     folder, url = served
     # A share link: the snapshot holds the default view, and the link is applied on top of it.
     page, console, asked, errors = visit(profile, url + "?preset=course&round=1&text=aab")
     assert errors == []
-    assert shipped_summary(console) == "[bpe] shipped files: 8 from the cache, 0 from the network"
+    assert shipped_summary(console) == "[bpe] shipped files: 9 from the cache, 0 from the network"
     assert [path for path in asked if path.endswith(".gzip")] == []
     assert STARTED_FROM_SNAPSHOT in console
     # The restored app answers as a fresh one: the link's view, then an edit, a new round, numpy.
@@ -231,7 +266,7 @@ def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
     # The old build's snapshot holds the old title: the new build starts afresh, with its own.
     expect(page.get_by_text("Byte pair encoding, merge by BUILD")).to_be_visible()
     assert STARTED_FROM_SNAPSHOT not in console
-    assert shipped_summary(console) == "[bpe] shipped files: 6 from the cache, 2 from the network"
+    assert shipped_summary(console) == "[bpe] shipped files: 7 from the cache, 2 from the network"
     gzip_asked = sorted(path.removeprefix(f"/{SUBFOLDER}/") for path in asked if path.endswith(".gzip"))
     assert gzip_asked == sorted([new_app["file"], wasm])
     # Once the new build is running, the old build's app bundle is forgotten.
