@@ -20,7 +20,10 @@ Reported per run, in seconds from the start of navigation:
     interactive  an edit typed after that came back from the full app (chips re-rendered)
     MB           bytes served from the start of navigation until interactive
 
-plus the worker's own phase marks ([bpe-timing] lines: Pyodide loaded, packages loaded, app built).
+plus the worker's own phase marks ([bpe-timing] lines: Pyodide loaded, packages loaded, app built)
+and the page's (page:scripts-run, Bokeh's and Panel's JavaScript run; page:first-doc, the
+prerendered document drawn by Bokeh, when the encoder can first be typed in; page:first-shown,
+the first screen's first answer set on it).
 """
 from __future__ import annotations
 

@@ -26,6 +26,7 @@
   (async () => {
     await parsed;
     const loaded = await Promise.all(texts);
+    console.log(`[bpe-timing] page:scripts-loaded ${Math.round(performance.now())} ms`);
     for (const data of document.querySelectorAll('script[type="application/json"][data-shipped]')) {
       data.textContent = loaded[Number(data.dataset.shipped)];
     }
@@ -35,5 +36,6 @@
       script.text = later.dataset.shipped === undefined ? later.text : loaded[Number(later.dataset.shipped)];
       later.replaceWith(script);
     }
+    console.log(`[bpe-timing] page:scripts-run ${Math.round(performance.now())} ms`);
   })().catch(fail);
 })();
