@@ -45,6 +45,16 @@ PANEL_PATCHES = {
          "                    parser = Markdown._get_parser('markdown-it', (), Markdown.hard_line_break, **renderer_options)\n"
          "                    html = parser.render(description)\n"),
     ],
+    # panel/__init__ imports panel.chat (a tenth of `import panel` here, measured with
+    # benchmarks/import_profile.js), which this site never uses: imported when first asked for.
+    "panel/__init__.py": [(
+        "from . import chat  # isort:skip noqa has to be after widgets\n",
+        "def __getattr__(name):  # bpe's build: panel.chat on first use (PEP 562)\n"
+        "    if name == 'chat':\n"
+        "        import importlib\n"
+        "        return importlib.import_module('.chat', __name__)\n"
+        "    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')\n",
+    )],
     "panel/util/__init__.py": [(
         "    def clean(self, text):\n"
         "        if self._cleaner is None:\n",
