@@ -24,8 +24,9 @@ function sendPatch(patch, buffers, msg_id) {
 // Every file Pyodide and the app need at start-up is fetched right away, while pyodide.js loads, by
 // a worker of its own running shipped.js (so inflating and checking them use the other core), in
 // the order they are needed: Pyodide's own files (wasm, JS, the stdlib Python's start and the first
-// screen need, lock); the first screen's bundles and numpy's libraries; then the rest (the stdlib's
-// other modules, Panel, Bokeh). Pyodide asks for its files with fetch(), which is routed here for
+// screen need, lock); numpy's libraries (wanted before Python starts, see startPython); the first
+// screen's bundles (wanted once it has started, a second later); then the rest (the stdlib's other
+// modules, Panel, Bokeh). Pyodide asks for its files with fetch(), which is routed here for
 // the shipped ones, so it gets them inflated and checked.
 const SHIPPED = CONFIG.shipped;  // path Pyodide or the worker asks for -> shipped entry
 const SHIPPED_JS = URL.createObjectURL(new Blob([__SHIPPED_JS__], { type: "text/javascript" }));
@@ -47,7 +48,8 @@ const BUNDLES = [...CONFIG.first_bundles, ...CONFIG.bundles];
 fetcher.postMessage({ base: BASE, load: [
   Object.entries(SHIPPED).filter(([path]) => !BUNDLES.includes(path) && path !== CONFIG.libraries_bundle)
     .map(([, entry]) => entry),
-  [...CONFIG.first_bundles, CONFIG.libraries_bundle].map((path) => SHIPPED[path]),
+  [SHIPPED[CONFIG.libraries_bundle]],
+  CONFIG.first_bundles.map((path) => SHIPPED[path]),
   CONFIG.bundles.map((path) => SHIPPED[path]),
 ] });
 
