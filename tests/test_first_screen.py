@@ -126,26 +126,14 @@ def test_an_unused_first_screen_hands_over_its_own_state():
     assert first_screen.app_state() is screen.state and first_screen.hand_over() is False
 
 
-def test_after_a_snapshot_start_a_first_screen_of_its_own_answers_then_hands_over():
+def test_after_a_snapshot_start_the_first_screen_answers_on_the_apps_state():
     screen = first_screen.start("preset=course")
     screen.answer({"text": "abc"})
     app = first_screen.app_state()  # the snapshot is made with this one, as everyone opens the page
-    resumed = first_screen.resumed("preset=course&round=1")  # the next visit, at a link
-    assert resumed.state is not app and app.preset == "explainer"
-    resumed.answer({"text": "aab"})
-    assert app.encode_text == "walkable"  # the app's document is not drawn yet: it is not changed
-    assert first_screen.hand_over() is True
-    assert (app.preset, app.round, app.encode_text) == ("course", 1, "aab")
-    assert first_screen.opened_address(app) == "preset=course&round=1"  # the share view does not open it again
-    resumed.answer({"round": 2})
-    assert app.round == 2
-
-
-def test_after_a_snapshot_start_an_unused_first_screen_changes_nothing():
-    first_screen.start()
-    app = first_screen.app_state()
-    screen = first_screen.resumed()
-    assert first_screen.hand_over() is False and screen.state is app and first_screen.opened_address(app) is None
+    first_screen.restored()
+    assert screen.state is app and not screen.used and first_screen.opened_address(app) is None
+    screen.answer({"round": 3})
+    assert (app.preset, app.round, app.encode_text) == ("explainer", 3, "walkable")
 
 
 def test_the_address_the_app_wrote_itself_is_not_opened_again_when_the_page_reports_it():

@@ -179,9 +179,6 @@ def hand_over() -> bool:
     screen = _screen
     if screen is None or screen.state is screen.app:
         return False
-    if not screen.used:  # still as everyone opens the page, as the app's state is
-        screen.state = screen.app
-        return False
     shown = screen.state
     screen.app.restore({name: getattr(shown, name) for name in FIELDS}, shown.round)
     screen.app.param.update(inspected=shown.inspected, message=shown.message, message_kind=shown.message_kind)
@@ -189,21 +186,8 @@ def hand_over() -> bool:
     return True
 
 
-def resumed(address: str = "") -> FirstScreen:
-    """After the next visit started from the snapshot: a first screen of its own answers the page
-    (opened at `address`) until the app's document is drawn, as on a first visit; then `hand_over`
-    gives the snapshot's app what the visitor did.
-
-    >>> _ = start(); app = app_state()  # the snapshot's, as everyone opens the page
-    >>> screen = resumed("preset=course")
-    >>> screen.state is app, screen.answer({"round": 1})["round"], hand_over(), (app.preset, app.round)
-    (False, 1, True, ('course', 1))
-    >>> screen = resumed()  # a visit that has not used the page yet: nothing to hand over
-    >>> hand_over(), screen.state is app
-    (False, True)
-    """
-    global _screen
-    app = _screen.app if _screen is not None else None
-    _screen = FirstScreen(address)
-    _screen.app = app if app is not None else _screen.state
-    return _screen
+def restored() -> None:
+    """After the next visit started from the snapshot: the first screen answers on the app's state,
+    which is as everyone opens the page."""
+    if _screen is not None:
+        _screen.state, _screen.address, _screen.used, _screen.message = _screen.app, "", False, ""

@@ -364,12 +364,6 @@ def _first_answer(event):
 json.dumps(_first.view())
 `;
 
-// After a start from the snapshot (see builtBefore).
-const RESUMED_VIEW = `
-_first = first_screen.resumed(ADDRESS)
-json.dumps(_first.view())
-`;
-
 // Panel's imports, a package at a time: between two, the first screen answers the page. (A
 // package's __init__ imports the rest of it, so these are the steps there can be.)
 const PANEL_STEPS = [...CONFIG.import_first, "bokeh.core.properties", "bokeh.models", "bokeh.document", "panel",
@@ -441,15 +435,9 @@ async function startFirstScreen(pyodide) {
   pyodide.globals.set("ADDRESS", await first.addressGiven);
   pyodide.runPython(FIRST_SCREEN);
   mark("first-screen-imported");
-  firstReady(pyodide, FIRST_VIEW);
-  if (first.used) first.last = performance.now();  // who typed before it answered goes on typing: a pause first
-}
-
-// The first screen's first view (made by `code`), with what the visitor did before Python was up
-// answered at once: the page draws only the last view.
-function firstReady(pyodide, code) {
-  let view = pyodide.runPython(code);
+  let view = pyodide.runPython(FIRST_VIEW);
   first.answer = pyodide.globals.get("_first_answer");
+  // What the visitor did before Python was up, answered at once: the page draws only the last view.
   let seq = 0;
   for (const event of first.waiting.splice(0)) {
     try {
@@ -461,6 +449,7 @@ function firstReady(pyodide, code) {
   }
   self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true, seq });
   mark("first-screen");
+  if (first.used) first.last = performance.now();  // who typed before it answered goes on typing: a pause first
 }
 
 // After the first screen's last event, once the visitor has paused (see FIRST_PAUSE).
@@ -529,16 +518,7 @@ async function builtBefore() {
   const { pyodide } = await startPython(snapshot);
   mark("pyodide");
   console.log("[bpe] Python and the app started from the snapshot this browser kept");
-  // The snapshot's app is the page as everyone opens it: a first screen of its own answers this
-  // visit's link and what the visitor did so far, and the app takes them over before its document
-  // is drawn (later events wait until it is linked, as on a first visit).
-  pyodide.globals.set("ADDRESS", await first.addressGiven);
-  firstReady(pyodide, RESUMED_VIEW);
-  first.later = [];
-  if (pyodide.runPython("first_screen.hand_over()")) {
-    await pyodide.runPythonAsync(REWRITE_DOC);
-    mark("handed-over");
-  }
+  pyodide.runPython("first_screen.restored()");  // the snapshot's app is the page as everyone opens it
   return pyodide;
 }
 
@@ -567,7 +547,6 @@ async function startApplication() {
     if (pyodide) doc = written(pyodide);
   } catch (error) {
     console.warn("[bpe] the kept snapshot could not be used; starting Python afresh:", error);
-    Object.assign(first, { answer: null, later: null });  // the fresh start's first screen answers
     await forgetSnapshot();
   }
   if (!doc) doc = written(await builtAfresh());
