@@ -321,8 +321,7 @@ async function startPython(snapshot) {
     env: { HOME: "/home/pyodide", PANEL_CDN_ROOT: BASE + CONFIG.panel_cdn_root },
   };
   if (snapshot) Object.assign(options, { _loadSnapshot: snapshot.bytes, _snapshotDeserializer: findObject });
-  const failed = preparing.then(() => new Promise(() => {}), (error) => { throw error; });
-  const pyodide = await Promise.race([loadPyodide(options), failed]);
+  const pyodide = await Promise.race([loadPyodide(options), preparing.then(() => new Promise(() => {}))]);
   if (snapshot && table !== snapshot.table) {
     throw new Error(`numpy's libraries took table slots up to ${table}, not ${snapshot.table} as when ` +
                     "the snapshot was made");
