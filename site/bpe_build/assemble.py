@@ -232,6 +232,7 @@ def _worker_config(bundled_versions: dict[str, str], preload: list[str], shipped
         "pyodide_js": pyodide_js,
         "shipped": shipped,
         "first_bundles": [PYODIDE_DIR + FIRST_BUNDLE, APP_BUNDLE],
+        "app_bundle": APP_BUNDLE,  # the one a start from the snapshot writes before the page renders
         "bundles": [PYODIDE_DIR + STDLIB_BUNDLE, PYODIDE_DIR + PACKAGES_BUNDLE],
         "libraries_bundle": PYODIDE_DIR + LIBRARIES_BUNDLE,
         # so that a later pyodide.loadPackage (say of pandas) does not install these again

@@ -327,7 +327,9 @@ async function startPython(snapshot) {
                     "the snapshot was made");
   }
   mark("python-started");  // then its files: measured, the bundles arrive about now, so nothing waits long
-  await writeBundles(pyodide, snapshot ? BUNDLES : CONFIG.first_bundles, snapshot ? "bundles" : "first-bundles");
+  // From the snapshot, Python has imported everything already: only the app's folder is needed
+  // before the page renders (the working directory), and the rest is written while it does.
+  await writeBundles(pyodide, snapshot ? [CONFIG.app_bundle] : CONFIG.first_bundles, snapshot ? "app-bundle" : "first-bundles");
   for (const [name, version] of Object.entries(CONFIG.bundled_packages)) {
     pyodide.loadedPackages[name] = "bundle";
   }
@@ -509,7 +511,8 @@ async function builtAfresh() {
   return pyodide;
 }
 
-// The app as this browser built it on its first visit of this build, if it kept a snapshot of it.
+// The app as this browser built it on its first visit of this build, if it kept a snapshot of it
+// (its bundles other than the app's are written by writtenLater).
 async function builtBefore() {
   const snapshot = await KEPT_SNAPSHOT;
   mark("snapshot-read");
@@ -541,20 +544,24 @@ async function startApplication() {
   await loadPyodideModule();
   runBeforePython();
   let doc = null;
+  let restored = null;
   try {
-    const pyodide = await builtBefore();
-    if (pyodide) doc = written(pyodide);
+    restored = await builtBefore();
+    if (restored) doc = written(restored);
   } catch (error) {
     console.warn("[bpe] the kept snapshot could not be used; starting Python afresh:", error);
     await forgetSnapshot();
+    restored = null;
   }
   if (!doc) doc = written(await builtAfresh());
   const [docs_json, render_items, root_ids] = doc;
   mark("app");
+  self.postMessage({ type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids });
+  // Before the page's answer (its "rendered" waits in the queue): the files a later import needs.
+  if (restored) await writeBundles(restored, BUNDLES.filter((path) => path !== CONFIG.app_bundle), "bundles");
   const from = Object.values(sources);
   console.log(`[bpe] shipped files: ${from.filter((s) => s === "cache").length} from the cache, ` +
               `${from.filter((s) => s === "network").length} from the network`);
-  self.postMessage({ type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids });
 }
 
 async function handle(msg) {
