@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .bundles import archive_members, cached_bundle, make_bundle, read_bundle
 from .bytecode import precompile
-from .convert import app_archive, app_sources, convert_app, copy_static, early_worker, patch_page
+from .convert import app_archive, app_sources, convert_app, copy_static, early_worker, patch_page, without_unused_scripts
 from .fetch import fetch_pyodide, fetch_pypi
 from .installs import setup_build
 from .lock import make_lock, start_up_packages
@@ -117,8 +117,9 @@ def assemble(out: Path, parts: Parts) -> None:
     for path in served_apart():
         shutil.copy2(path, out / "assets" / path.name)
     # The page: Panel's prerendered HTML, pointed at local JS/CSS.
-    html = patch_page((parts.converted / "app.html").read_text())
-    copy_static(out, html, pins()["pure_wheels"]["panel"]["version"], pins()["pure_wheels"]["bokeh"]["version"])
+    versions = pins()["pure_wheels"]["panel"]["version"], pins()["pure_wheels"]["bokeh"]["version"]
+    html = patch_page(without_unused_scripts((parts.converted / "app.html").read_text(), *versions))
+    copy_static(out, html, *versions)
     html = disarm_cdn_defaults(out, html)
     # Shipped: compressed under content-hashed names (ship.py); only index.html keeps its name.
     html, page_scripts = ship_page(out, html)

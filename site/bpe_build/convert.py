@@ -89,6 +89,30 @@ LOADING_STYLE = """    <style>
 """
 
 
+#: Scripts Panel's converter puts in every page, which this app never uses: Bokeh's WebGL (no
+#: plot here: the chart is SVG) and the ES module shims of Panel's ReactiveESM (the app's own
+#: models are ReactiveHTML). 0.25 MB of JavaScript less to compile and run on the page's thread
+#: before the first screen can answer. (Bokeh's tables must stay: panel.min.js requires them as it
+#: loads.) A model that needed one would stop the page with "could not resolve type": a page error,
+#: which the browser tests record and assert there is none of.
+UNUSED_SCRIPTS = (
+    '<script type="esms-options">{"shimMode": true}</script>',
+    '<script type="text/javascript" src="https://cdn.holoviz.org/panel/{panel}/dist/bundled/reactiveesm/'
+    'es-module-shims@^1.10.0/dist/es-module-shims.min.js"></script>',
+    '<script type="text/javascript" src="https://cdn.bokeh.org/bokeh/release/bokeh-gl-{bokeh}.min.js"></script>',
+)
+
+
+def without_unused_scripts(html: str, panel_version: str, bokeh_version: str) -> str:
+    """The converted page without UNUSED_SCRIPTS (each must be there once: Panel may change it)."""
+    for script in UNUSED_SCRIPTS:
+        script = script.replace("{panel}", panel_version).replace("{bokeh}", bokeh_version)
+        if html.count(script) != 1:
+            raise SystemExit(f"cannot patch the converted page: {script!r} not found exactly once")
+        html = html.replace(script, "")
+    return html
+
+
 def patch_page(html: str) -> str:
     """Point the converted page at our own copies of Bokeh's and Panel's JS/CSS."""
     html = html.replace(BOKEH_CDN, BOKEH_DIR)

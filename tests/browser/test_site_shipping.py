@@ -124,6 +124,8 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     # What a first visit fetches is the shipped files (each a gzip stream) and small plain ones.
     fetched = {path.removeprefix(f"/{SUBFOLDER}/") for path in asked}
     assert shipped_files(folder) <= fetched
+    # Not the scripts of Panel's page that the app never uses (convert.UNUSED_SCRIPTS).
+    assert not [path for path in fetched if "bokeh-gl" in path or "es-module-shims" in path]
     for name in shipped_files(folder):
         assert (folder / name).read_bytes()[:2] == b"\x1f\x8b", name
     # Nothing the build left out (trim.py) was imported by the live page.
