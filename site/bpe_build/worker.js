@@ -512,7 +512,7 @@ async function builtAfresh() {
 }
 
 // The app as this browser built it on its first visit of this build, if it kept a snapshot of it
-// (its bundles other than the app's are written by writtenLater).
+// (its bundles other than the app's are written once its document is posted: startApplication).
 async function builtBefore() {
   const snapshot = await KEPT_SNAPSHOT;
   mark("snapshot-read");
