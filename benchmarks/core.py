@@ -62,11 +62,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bpe  # noqa: E402
-from bpe.alphabet import Alphabet  # noqa: E402
-from bpe.dialect import rust_pattern  # noqa: E402
+from bpe.encoding.alphabet import Alphabet  # noqa: E402
+from bpe.encoding.pretokenize import split  # noqa: E402
 from bpe.formats import char_to_byte  # noqa: E402
-from bpe.patterns import kinds as kinds_pattern  # noqa: E402
-from bpe.pretokenize import split  # noqa: E402
+from bpe.text.dialect import rust_pattern  # noqa: E402
+from bpe.text.patterns import kinds as kinds_pattern  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
 PACKAGE = "python3.11-doc"
@@ -243,8 +243,8 @@ def child(job: dict) -> dict:
         out["rss_peak"] = maxrss_mb()
         return out
 
-    from bpe import training
-    from bpe.pretokenize import splitter
+    from bpe.encoding.pretokenize import splitter
+    from bpe.trainers import training
 
     clock = Clock()
     splitter("kinds")  # builds the pattern from unicodedata and compiles it: once per process

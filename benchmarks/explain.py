@@ -13,7 +13,7 @@ first DOM change that shows the result, and to the next painted frame):
 2. The vocabulary of cl100k_base (100,256 tokens; chosen in the table's own menu): --keys keystrokes
    into its search box (the queries below, one character at a time), each to the table's summary
    line changed; then each column heading clicked, to the table redrawn.
-3. Inside the page's own Pyodide worker and in CPython: `bpe.vocabulary.find` on cl100k_base for the
+3. Inside the page's own Pyodide worker and in CPython: `bpe.explain.vocabulary.find` on cl100k_base for the
    same queries and sorts (best of 5 each; CPU time in CPython, wall time in the worker, whose
    `process_time` does not advance).
 4. Unless --no-big: the first --big-bytes of Python's documentation sources (as site_interaction
@@ -56,9 +56,9 @@ QUERIES = ("ing", "tion", " the", "日本")
 TYPED = QUERIES[:3]  # typed key by key (a keystroke Playwright sends as text input has no keydown to time)
 FIND_CODE = """
 import json, sys, time
-from bpe.vocabulary import COLUMNS, find, real_vocabulary
+from bpe.explain.vocabulary import COLUMNS, find, real_vocabulary
 try:
-    from bpe_app import real_tokenizers
+    from bpe_app.state import real_tokenizers
     encoding = real_tokenizers.load("cl100k_base")
 except Exception:
     from bpe import real

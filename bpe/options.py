@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-from . import documents, patterns
 from .errors import SettingsError
 from .record import Record
+from .text import documents, patterns
 
 
 class Value(Record):

@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 from importlib import resources
 
-from . import documents
 from .settings import Settings
+from .text import documents
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,7 +9,7 @@
 Each file is one document (as `bpe train FILE...` reads them). DuckDB's regular
 expressions are RE2's, which has no lookaround, so `none`, `words` and `kinds` can be
 counted here and `gpt2` (whose `\\s+(?!\\S)` looks ahead) cannot. The pattern is ours,
-spelled out in the Rust dialect (`bpe.dialect.rust_pattern`), which RE2 reads the same way.
+spelled out in the Rust dialect (`bpe.text.dialect.rust_pattern`), which RE2 reads the same way.
 The same query runs on any engine with `regexp_extract_all`, `unnest` and `replace`.
 """
 from __future__ import annotations
@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # bpe from this checkout
 
-from bpe.counts import HEADER  # noqa: E402
-from bpe.dialect import rust_pattern  # noqa: E402
 from bpe.options import PRETOKENIZER  # noqa: E402
+from bpe.text.dialect import rust_pattern  # noqa: E402
+from bpe.trainers.counts import HEADER  # noqa: E402
 
 #: The chunks of every file, counted, with \ tab LF CR escaped as the format says.
 QUERY = r"""

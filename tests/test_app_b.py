@@ -10,11 +10,11 @@ import pytest
 pytest.importorskip("panel")
 
 import bpe  # noqa: E402
-from bpe import difference  # noqa: E402
+from bpe.explain import difference  # noqa: E402
 from bpe.presets import PRESETS  # noqa: E402
 from bpe_app import b_settings_view, difference_view, inspector_view, share  # noqa: E402
-from bpe_app.panes import chart, corpus, encoding  # noqa: E402
 from bpe_app.difference_view import difference_html  # noqa: E402
+from bpe_app.panes import chart, corpus, encoding  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 
 HOSTILE = '<img src=x onerror=alert(1)> <script>alert("x")</script>'
@@ -204,7 +204,8 @@ def test_a_restored_link_keeps_its_own_b():
 
 
 def test_the_languages_table_counts_every_chosen_tokenizer(explainer):
-    from bpe import languages, real
+    from bpe import real
+    from bpe.explain import languages
     from bpe_app.languages_view import state_languages_html
 
     explainer.counted = ["r50k_base", "claude_legacy"]

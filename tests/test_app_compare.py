@@ -15,7 +15,8 @@ pytest.importorskip("panel")
 
 from bpe import formats, real  # noqa: E402
 from bpe.formats import tiktoken as tiktoken_format  # noqa: E402
-from bpe_app import compare_view, downloads, real_tokenizers  # noqa: E402
+from bpe_app import compare_view, downloads
+from bpe_app.state import real_tokenizers  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 
 HOSTILE = '<img src=x onerror=alert(1)> <script>alert("x")</script>'

@@ -11,8 +11,9 @@ import pytest
 import bpe
 from bpe import real
 from bpe.presets import PRESETS
-from bpe_app import actions, chips, inspector_view, settings_view, vocabulary_view
+from bpe_app import actions, inspector_view, settings_view, vocabulary_view
 from bpe_app.actions import Actions
+from bpe_app.panes import chips
 from bpe_app.panes import corpus, stepper
 from bpe_app.state import AppState
 

@@ -6,7 +6,7 @@ import inspect
 
 import pytest
 
-from bpe_app import state as state_module
+from bpe_app.state import trainings as state_module
 from bpe_app.state import AppState
 
 

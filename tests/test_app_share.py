@@ -295,7 +295,7 @@ def test_a_rejected_input_is_never_written_to_the_address():
 
 
 def preset_inputs_of_code(changed: dict) -> dict:
-    from bpe_app.inputs import preset_inputs
+    from bpe_app.state.inputs import preset_inputs
 
     return {name: preset_inputs("code")[name] for name in changed}
 

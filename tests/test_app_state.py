@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import doctest
 import html
+import importlib
+import pkgutil
 import re
 import subprocess
 import sys
@@ -15,10 +17,12 @@ pytest.importorskip("panel")  # the app's own dependency; the bpe core's tests r
 SITE = Path(__file__).resolve().parent.parent / "site"  # on pytest's path (pyproject.toml)
 
 import bpe  # noqa: E402
-import bpe.files  # noqa: E402
+import bpe.io.files  # noqa: E402
 from bpe.presets import PRESETS  # noqa: E402
-from bpe_app import chips, documents, downloads, encoder_view, inputs, link_fields, message_view, state, wording  # noqa: E402
+from bpe_app import downloads, encoder_view, link_fields, message_view, state  # noqa: E402
+from bpe_app.panes import chips, wording  # noqa: E402
 from bpe_app.panes import caption, candidates, chart, corpus, encoding  # noqa: E402
+from bpe_app.state import documents, inputs  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 import panel as pn  # noqa: E402
 
@@ -46,7 +50,12 @@ def rows_of(table_html: str) -> list[str]:
     return re.findall(r"<tr[^>]*>.*?</tr>", table_html.split("<tbody>")[1])
 
 
-@pytest.mark.parametrize("module", [chips, documents, wording, chart, state, caption, encoding, inputs, link_fields])
+#: The state's parts, each a module of bpe_app.state (its package's own docstring included).
+STATE_MODULES = [state, *(importlib.import_module(m.name) for m in pkgutil.iter_modules(state.__path__, "bpe_app.state."))]
+
+
+@pytest.mark.parametrize("module", [chips, wording, chart, *STATE_MODULES, caption, encoding, link_fields],
+                         ids=lambda module: module.__name__)
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 

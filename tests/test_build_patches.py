@@ -54,9 +54,9 @@ def test_plain_text_is_what_bleach_returns(build):
 
 
 def test_the_apps_descriptions_skip_markdown_it(plain_paragraph):
-    from bpe_app.documents import MAX_CORPUS_BYTES, megabytes
     from bpe_app.settings_view import DESCRIBED, help_text
     from bpe_app.state import AppState
+    from bpe_app.state.documents import MAX_CORPUS_BYTES, megabytes
 
     corpus = f"Edit freely, then click outside the box to retrain. At most {megabytes(MAX_CORPUS_BYTES)}."
     docs = [AppState.param[name].doc for name in ("alphabet", "pretokenizer", "tie", "specials", "min_frequency",

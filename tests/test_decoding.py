@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bpe import real
-from bpe.decoding import ID_LIMIT, IdsError, check_ids, parse_ids, read_ids
+from bpe.encoding.decoding import ID_LIMIT, IdsError, check_ids, parse_ids, read_ids
 
 
 @given(st.lists(st.integers(0, 10**6), max_size=50), st.sampled_from([", ", " ", ",", "\n", " ,  "]), st.booleans())

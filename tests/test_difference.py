@@ -4,7 +4,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hsettings
 
 import bpe
-from bpe import difference
+from bpe.explain import difference
 from bpe.presets import PRESETS
 from tests.test_trainers import configurations, documents
 

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, strategies as st
 
 import bpe
-from bpe import files, textio
-from bpe.options import DOCUMENTS
 from bpe.cli import main
 from bpe.errors import TextError, UserInputError
+from bpe.io import files, textio
+from bpe.options import DOCUMENTS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -258,7 +258,7 @@ def test_tokenizer_files_are_checked_field_by_field(change, words):
 def test_internal_value_errors_are_not_reported_as_user_errors(monkeypatch):
     def broken(args):
         raise ValueError("a bug")
-    monkeypatch.setattr("bpe.cli.command_presets", broken)
+    monkeypatch.setattr("bpe.cli.commands.command_presets", broken)
     with pytest.raises(ValueError, match="a bug"):
         main(["presets"])
 

@@ -1,5 +1,5 @@
-"""Where tokens come from: merge trees, encoding step by step, and the vocabulary table (bpe.tree,
-bpe.steps, bpe.vocabulary), on every preset and on generated text."""
+"""Where tokens come from: merge trees, encoding step by step, and the vocabulary table (bpe.explain.tree,
+bpe.explain.steps, bpe.explain.vocabulary), on every preset and on generated text."""
 import random
 from collections import Counter
 
@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 
 import bpe
 from bpe import real
+from bpe.explain.steps import encode_steps, pairs_left
+from bpe.explain.tree import merge_tree, real_parents
+from bpe.explain.vocabulary import COLUMNS, NONE, find, occurrences, real_vocabulary, training_vocabulary
 from bpe.options import ALPHABET, PRETOKENIZER
 from bpe.presets import PRESETS
-from bpe.steps import encode_steps, pairs_left
-from bpe.tree import merge_tree, real_parents
-from bpe.vocabulary import COLUMNS, NONE, find, occurrences, real_vocabulary, training_vocabulary
 
 EXPLAINER_TREES = {  # the explainer's own words: walked ← walk + ed, walk ← w + alk, alk ← al + k ...
     "walked": ("walk", "ed"), "walk": ("w", "alk"), "alk": ("al", "k"), "al": ("a", "l"), "ed": ("e", "d"),

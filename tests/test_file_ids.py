@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bpe import files
 from bpe.cli import main
-from bpe.file_ids import FileIds, FileIdsError
 from bpe.formats import upload
+from bpe.io import files
+from bpe.io.file_ids import FileIds, FileIdsError
 
 tokenizers = pytest.importorskip("tokenizers")
 

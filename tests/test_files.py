@@ -4,8 +4,8 @@ import json
 import pytest
 
 import bpe
-from bpe import files
-from bpe.files import TokenizerFileError
+from bpe.io import files
+from bpe.io.files import TokenizerFileError
 
 
 @pytest.fixture(scope="module")

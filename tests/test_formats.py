@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 
 import bpe
-from bpe import files, formats
-from bpe.alphabet import Alphabet
+from bpe import formats
 from bpe.cli import main
-from bpe.pretokenize import PRETOKENIZERS, split
+from bpe.encoding.alphabet import Alphabet
+from bpe.encoding.pretokenize import PRETOKENIZERS, split
+from bpe.encoding.tokenizer import Tokenizer
+from bpe.io import files
 from bpe.real import byte_pair_merge
-from bpe.tokenizer import Tokenizer
 
 tokenizers = pytest.importorskip("tokenizers")
 tiktoken = pytest.importorskip("tiktoken")

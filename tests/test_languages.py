@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 import bpe
-from bpe import languages, real
+from bpe import real
+from bpe.explain import languages
 from bpe.presets import PRESETS
 
 

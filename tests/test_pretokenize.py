@@ -5,7 +5,7 @@ import unicodedata
 import pytest
 from hypothesis import given, strategies as st
 
-from bpe.pretokenize import PRETOKENIZERS, split
+from bpe.encoding.pretokenize import PRETOKENIZERS, split
 
 
 def octlm_kind(character: str) -> int:
@@ -60,7 +60,7 @@ def test_none_keeps_the_document_whole():
 
 
 def test_skipped_planes_hold_no_letters_marks_or_numbers():
-    from bpe import unicode_classes
+    from bpe.text import unicode_classes
 
     everything = unicode_classes._ranges((range(0x110000),))
     for major in "LMN":
@@ -71,7 +71,7 @@ def test_skipped_planes_hold_no_letters_marks_or_numbers():
 def test_bmp_only_pattern_splits_bmp_text_like_the_full_one(text, name):
     import re
 
-    from bpe.pretokenize import PATTERNS
+    from bpe.encoding.pretokenize import PATTERNS
 
     assert split(text, name) == re.findall(PATTERNS[name](), text)
 
@@ -80,7 +80,7 @@ def test_bmp_only_pattern_splits_bmp_text_like_the_full_one(text, name):
 def test_ascii_only_pattern_splits_ascii_text_like_the_full_one(text, name):
     import re
 
-    from bpe.pretokenize import PATTERNS
+    from bpe.encoding.pretokenize import PATTERNS
 
     assert split(text, name) == re.findall(PATTERNS[name](), text)
     assert re.findall(PATTERNS[name](False, ascii=True), text) == re.findall(PATTERNS[name](), text)
@@ -91,7 +91,7 @@ def test_ascii_only_pattern_splits_ascii_text_like_the_full_one(text, name):
 def test_any_text_splits_like_the_full_pattern(text, name):
     import re
 
-    from bpe.pretokenize import PATTERNS
+    from bpe.encoding.pretokenize import PATTERNS
 
     assert split(text, name) == re.findall(PATTERNS[name](), text)
 
@@ -109,7 +109,7 @@ def _assigned_here(char: str) -> bool:
 @pytest.mark.parametrize("ours, theirs", [("WHITE_SPACE", r"\s"), ("letters", r"\p{L}"), ("numbers", r"\p{N}")])
 def test_gpt2_classes_hold_what_regex_holds_at_every_code_point(ours, theirs):
     regex = pytest.importorskip("regex")
-    from bpe import unicode_classes
+    from bpe.text import unicode_classes
 
     body = getattr(unicode_classes, ours)
     mine = re.compile(f"[{body() if callable(body) else body}]")

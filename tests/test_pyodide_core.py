@@ -13,13 +13,15 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = r'''
 import doctest, json, random, sys
 import bpe, bpe.presets
-from bpe import corpus, counts, fast, files, parallel, pretokenize, reference, tokenizer, training
+from bpe.encoding import pretokenize, tokenizer
+from bpe.io import files
+from bpe.trainers import chunks, corpus, counts, fast, parallel, reference, training
 
 assert sys.version_info[:2] == (3, 12), sys.version
 failures = sum(doctest.testmod(module).failed
-               for module in (bpe, corpus, counts, fast, files, parallel, pretokenize, reference, tokenizer, training))
+               for module in (bpe, chunks, corpus, counts, fast, files, parallel, pretokenize, reference, tokenizer, training))
 assert parallel.default_workers() == 1  # no processes in the browser: counting stays in this one
-assert parallel.count(["a b  c", "a"] * 3, "kinds", 4) == corpus.count_chunks(["a b  c", "a"] * 3, "kinds")
+assert parallel.count(["a b  c", "a"] * 3, "kinds", 4) == chunks.count_chunks(["a b  c", "a"] * 3, "kinds")
 rng = random.Random(5)
 for _ in range(60):
     docs = ["".join(rng.choice("ab a\né😀_1") for _ in range(rng.randint(0, 12))) for _ in range(rng.randint(0, 5))]

@@ -270,7 +270,7 @@ def test_every_table_has_its_context_window_and_label():
 def test_tekkens_vocabulary_and_inspector_give_the_files_ranks():
     """Tekken's id is its file's rank + 1000: the vocabulary's rank column and the inspector say both."""
     pytest.importorskip("panel")
-    from bpe.vocabulary import real_vocabulary
+    from bpe.explain.vocabulary import real_vocabulary
     from bpe_app import inspector_view
     from bpe_app.state import AppState
 

@@ -5,7 +5,7 @@ import pickle
 
 import pytest
 
-from bpe.alphabet import Alphabet
+from bpe.encoding.alphabet import Alphabet
 from bpe.options import PRETOKENIZER, TIE, Pretokenizer, TieRule
 from bpe.record import Record
 from bpe.settings import Settings, SettingsError

@@ -14,10 +14,12 @@ import pytest
 from hypothesis import example, given, settings as hsettings, strategies as st
 
 import bpe
-from bpe import counts, files, parallel, training
 from bpe.cli import ALGORITHMS, main
-from bpe.corpus import Corpus, Hasher, NoDocuments, count_chunks
+from bpe.io import files
 from bpe.presets import PRESETS
+from bpe.trainers import counts, parallel, training
+from bpe.trainers.chunks import count_chunks
+from bpe.trainers.corpus import Corpus, Hasher, NoDocuments
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT / "bpe" / "corpora"
@@ -68,7 +70,7 @@ def test_a_bad_count_file_is_refused_with_its_line(text, message):
                 max_size=6), st.sampled_from(PRETOKENIZERS))
 def test_counting_gives_every_chunk_the_split_gives(documents, pretokenizer):
     """`count_chunks` (which tallies lone spaces apart for `kinds`) against the plain split."""
-    from bpe.pretokenize import split
+    from bpe.encoding.pretokenize import split
 
     expected = Counter(chunk for document in documents for chunk in split(document, pretokenizer))
     assert count_chunks(documents, pretokenizer) == expected
@@ -231,7 +233,7 @@ def _careful(items, base, first):
 
 
 def test_the_chunk_cache_starts_over_when_full_and_stays_right(monkeypatch):
-    from bpe import tokenizer as module
+    from bpe.encoding import tokenizer as module
 
     preset = PRESETS["from-scratch"]
     trained = bpe.train(preset.documents, preset.settings).tokenizer
@@ -250,7 +252,8 @@ def test_encoding_from_the_command_line_loads_no_trainer(tmp_path):
             "print(sorted(m for m in sys.modules if m.startswith('bpe') or m in ('dataclasses', 'inspect')))")
     done = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True, text=True, check=True)
     loaded = done.stdout.splitlines()[-1]
-    for module in ("bpe.training", "bpe.fast", "bpe.reference", "bpe.presets", "bpe.corpus", "dataclasses", "inspect"):
+    for module in ("bpe.trainers.training", "bpe.trainers.fast", "bpe.trainers.reference", "bpe.presets",
+                   "bpe.trainers.corpus", "dataclasses", "inspect"):
         assert f"'{module}'" not in loaded, loaded
 
 

@@ -1,4 +1,4 @@
-"""The story of a training (`bpe.story`) and the seed tours (`bpe.tours`): every claim a step makes is
+"""The story of a training (`bpe.explain.story`) and the seed tours (`bpe.explain.tours`): every claim a step makes is
 held to the training record, here worked out again from the record by other means (documents
 re-encoded, counts re-counted), on generated corpora of every alphabet and pre-tokenizer."""
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
 import bpe
-from bpe import difference, tours
+from bpe.encoding.pretokenize import PRETOKENIZERS, splitter
+from bpe.explain import difference, tours
+from bpe.explain.story import PANES, SMALL_SAVING, Step, shown, story, times
 from bpe.presets import PRESETS
-from bpe.pretokenize import PRETOKENIZERS, splitter
 from bpe.settings import ALPHABETS, TIES
-from bpe.story import PANES, SMALL_SAVING, Step, shown, story, times
 
 # Several scripts (Latin, Cyrillic, Greek, CJK, Hiragana), repeats for ties and overlaps, an emoji.
 SYMBOLS = "aab ab\n_1é日本かなжжλ😀"

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 import bpe
-import bpe.tokenizer as tokenizer_module
-from bpe.pretokenize import PRETOKENIZERS, split
+import bpe.encoding.tokenizer as tokenizer_module
+from bpe.encoding.pretokenize import PRETOKENIZERS, split
 
 CORPUS = ["the cat sat on the mat. 2023 2024 x_1 = total\r\n\ttotal_number", "日本語のテキスト 😀😀 e\u0301te\u0301"] * 3
 valid_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60)

@@ -5,10 +5,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
 import bpe
+from bpe.encoding.pretokenize import PRETOKENIZERS
 from bpe.presets import PRESETS
-from bpe.training import run, training_steps
-from bpe.pretokenize import PRETOKENIZERS
 from bpe.settings import ALPHABETS, TIES
+from bpe.trainers.training import run, training_steps
 
 # Few distinct symbols make ties and overlapping runs (aaaa, abab) common; the rest
 # bring multi-byte UTF-8, combining marks, digits, whitespace kinds and an emoji.
@@ -73,8 +73,8 @@ def test_merging_one_chunk_moves_exactly_the_windows_that_change(chunk, target, 
     any number of matches, touching or overlapping ("aaaa") or not."""
     from collections import Counter, defaultdict
 
-    from bpe.fast import merge_chunk
-    from bpe.sequence import pairs
+    from bpe.encoding.sequence import pairs
+    from bpe.trainers.fast import merge_chunk
 
     delta = defaultdict(int)
     merged, gained, replaced = merge_chunk(chunk, target, "T", weight, delta)
@@ -121,7 +121,7 @@ def test_scrubbing_in_any_order_gives_the_same_states():
     """States replayed from cached neighbours equal states computed from scratch, in any visiting order."""
     import random
 
-    text = open(bpe.__file__.replace("__init__.py", "reference.py"), encoding="utf-8").read()
+    text = open(bpe.__file__.replace("__init__.py", "trainers/reference.py"), encoding="utf-8").read()
     t = bpe.train([text], bpe.Settings(pretokenizer="kinds", merges=150))
     fresh = bpe.train([text], t.settings)
     rounds = list(range(len(t.merges) + 1))

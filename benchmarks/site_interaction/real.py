@@ -3,9 +3,10 @@
 # all seven languages encoded with a fresh chunk cache, then again with it warm. The tokenizer
 # trained here is not timed. No globals needed. Runs in CPython and in the page's worker.
 import json, sys, time
-from bpe import languages, real
+from bpe import real
+from bpe.explain import languages
 if sys.platform == "emscripten":
-    from bpe_app import real_tokenizers
+    from bpe_app.state import real_tokenizers
     _read = lambda name: real_tokenizers.fetch(real_tokenizers.ASSETS + real.data_file(name))
 else:
     from importlib import resources

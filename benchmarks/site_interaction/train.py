@@ -4,7 +4,7 @@
 # under Node. Builds its settings directly (Node's Pyodide has no param, so no bpe_app.state).
 import hashlib, json, sys, time
 import bpe
-from bpe_app.documents import documents_of
+from bpe_app.state.documents import documents_of
 _docs = documents_of(TEXT, SPLIT)
 _settings = bpe.Settings(alphabet="bytes", pretokenizer="kinds", tie="smallest", specials="none",
                          min_frequency=2, merges=MERGES)

@@ -10,7 +10,7 @@ is one module here with `export(tokenizer, path, name)` and `load(path, pretoken
 - `splits.py`: the split pattern written for each pre-tokenizer, and read back;
 - `common.py`: the error, the imported tokenizer, and the checks both formats share.
 
-Patterns are translated into the Rust engines' dialect by `bpe.dialect`.
+Patterns are translated into the Rust engines' dialect by `bpe.text.dialect`.
 
 >>> import bpe
 >>> t = bpe.train(["low lower lowest"] * 3, bpe.Settings(pretokenizer="words", merges=4))
@@ -23,8 +23,8 @@ Patterns are translated into the Rust engines' dialect by `bpe.dialect`.
 """
 from __future__ import annotations
 
-from ..dialect import rust_pattern, space
 from ..options import FORMAT
+from ..text.dialect import rust_pattern, space
 from .byte_level import byte_level_bytes, byte_level_name, byte_to_char, char_to_byte
 from .common import FormatError, Imported
 from .hf import from_hf, to_hf, to_hf_json

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..alphabet import Alphabet
+from ..encoding.alphabet import Alphabet
+from ..encoding.tokenizer import Tokenizer
+from ..encoding.vocab import render
 from ..errors import UserInputError
-from ..files import Saved
-from ..merge import Merge
+from ..io.files import Saved
 from ..options import SPECIALS
 from ..settings import Settings
-from ..tokenizer import Tokenizer, render
+from ..trainers.merge import Merge
 
 
 class FormatError(UserInputError):

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import json
 
-from .. import textio
+from ..encoding.tokenizer import Tokenizer
+from ..encoding.vocab import render
+from ..io import textio
+from ..io.file_ids import FileIds
 from ..options import SPECIALS
-from ..file_ids import FileIds
-from ..tokenizer import Tokenizer, render
 from .byte_level import byte_level_bytes, byte_level_name
 from .common import FormatError, Imported, check_distinct, first_merge_id, octlm_ids, pairs_from_bytes, imported_tokenizer, specials_setting
 from .splits import GPT2_SPELLINGS, exported_pattern, pretokenizer_of

@@ -6,8 +6,8 @@ file's pattern is (or which real tokenizer's, to say so).
 """
 from __future__ import annotations
 
-from ..dialect import rust_pattern
 from ..options import PRETOKENIZER
+from ..text.dialect import rust_pattern
 from .common import FormatError
 
 #: tiktoken's pattern for `none`, which keeps a text whole: it matches everything, newlines included.

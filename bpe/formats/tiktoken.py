@@ -19,9 +19,10 @@ import json
 import os
 import zipfile
 
-from .. import textio
-from ..real.merge import parts
-from ..tokenizer import Tokenizer, render
+from ..encoding.ranks import parts
+from ..encoding.tokenizer import Tokenizer
+from ..encoding.vocab import render
+from ..io import textio
 from .common import FormatError, Imported, check_distinct, first_merge_id, pairs_from_bytes, imported_tokenizer, specials_setting
 from .splits import WHOLE, exported_pattern, pretokenizer_of
 

@@ -25,7 +25,7 @@ import io
 import zipfile
 import zlib
 
-from .. import textio
+from ..io import textio
 from .common import FormatError, Imported
 from .hf import from_hf
 from .tiktoken import ARGS_FILE, RANKS_FILE, from_tiktoken

@@ -29,10 +29,10 @@ split differently. On 11.8 million characters of real text the ids were identica
 """
 from __future__ import annotations
 
-from ..dialect import python_pattern
+from ..encoding.ranks import byte_pair_merge
+from ..text.dialect import python_pattern
 from .data import data_file, data_files, load, read_ranks, tiktoken_file, write_ranks
 from .encoding import Encoding
-from .merge import byte_pair_merge
 from .sentencepiece import ModelError, SentencePieceBPE
 from .specs import CONTEXTS, LABELS, NAMES, SPECS, TIKTOKEN_NAMES
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..dialect import python_pattern
-from .merge import byte_pair_merge
+from ..encoding.ranks import byte_pair_merge
+from ..text.dialect import python_pattern
 
 #: Distinct chunks remembered before the cache starts over.
 CACHE_LIMIT = 200_000

@@ -3,7 +3,7 @@
 It behaves as an `Encoding` wherever the page compares, inspects or lists a real tokenizer,
 but encodes with bpe's own tokenizer (merges in rank order, as Hugging Face's BPE does), and
 its tokens' parents are its merges, not rebuilt from ranks. Its ids are the file's own
-(`bpe.file_ids`), its added tokens among them; a file that numbers tokens as bpe does (bpe's
+(`bpe.io.file_ids`), its added tokens among them; a file that numbers tokens as bpe does (bpe's
 own export) keeps bpe's: the byte values, any specials, then one per merge.
 
 >>> import bpe
@@ -11,16 +11,16 @@ own export) keeps bpe's: the byte values, any specials, then one per merge.
 >>> enc = ImportedEncoding("upload", "mine.json", t.tokenizer, [])
 >>> enc.encode_ordinary("lowest") == t.tokenizer.encode("lowest"), enc.parents(257), enc.n_vocab
 (True, (256, 119), 260)
->>> from bpe.file_ids import FileIds
+>>> from bpe.io.file_ids import FileIds
 >>> own = ImportedEncoding("upload", "theirs.json", t.tokenizer, [], FileIds(tuple(range(1, 261)), ((0, "<s>", True),)))
 >>> own.encode_ordinary("<s>lowest"), own.parents(258), own.merge_rank(258), own.tokens[0]
 ([0, 258, 102, 116, 117], (257, 120), 1, b'<s>')
 """
 from __future__ import annotations
 
-from ..file_ids import FileIds
+from ..encoding.tokenizer import Tokenizer
 from ..formats.splits import WHOLE, exported_pattern
-from ..tokenizer import Tokenizer
+from ..io.file_ids import FileIds
 from .encoding import Encoding, _clean
 
 

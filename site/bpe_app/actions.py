@@ -15,10 +15,10 @@ True
 """
 from __future__ import annotations
 
-from . import tour as guide
 from .panes.piece_stepper import last_join
 from .panes.stepper import last_step
-from .real_tokenizers import selected
+from .state import tour as guide
+from .state.real_tokenizers import selected
 
 
 class Actions:

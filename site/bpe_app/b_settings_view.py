@@ -12,8 +12,8 @@ import panel as pn
 from bpe.options import OPTIONS
 from bpe.presets import PRESETS
 
-from .inputs import B
 from .settings_view import option_widgets
+from .state.inputs import B
 from .styles import html_pane
 
 

@@ -12,16 +12,17 @@ import panel as pn
 
 import bpe
 from bpe import real
+from bpe.explain.sentencepiece import differences
 from bpe.formats.upload import MAX_BYTES
+from bpe.io.textio import size_words
 from bpe.options import PRETOKENIZER
 from bpe.real.sentencepiece import SentencePieceBPE
-from bpe.textio import size_words
 
-from .chips import grouped_chips, token_chip
+from .panes.chips import grouped_chips, token_chip
 from .panes.encoding import counts_table, side_rows, tokens_html
 from .panes.piece_stepper import piece_stepper_html
-from .real_tokenizers import selected
 from .state import COMPARISONS
+from .state.real_tokenizers import selected
 from .styles import html_pane
 
 #: The largest tokenizer file the page takes.
@@ -57,7 +58,7 @@ def compare_html(training: bpe.Training, rounds: int, text: str, name: str, refe
 
 def differences_html(model: SentencePieceBPE, text: str) -> str:
     """Where this SentencePiece model cuts the text unlike byte-level BPE, in sentences."""
-    items = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in model.differences(text))
+    items = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in differences(model, text))
     return f'<ul class="bpe-differences" aria-label="how SentencePiece differs here">{items}</ul>' if items else ""
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from .documents import MAX_CORPUS_BYTES, megabytes
+from .state.documents import MAX_CORPUS_BYTES, megabytes
 from .styles import html_pane
 
 #: The longest corpus shown in the text box without asking.

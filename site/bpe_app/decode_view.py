@@ -4,11 +4,11 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from bpe.decoding import IdsError
+from bpe.encoding.decoding import IdsError
 
 from .message_view import message_html
 from .panes.decoding import decode_html
-from .real_tokenizers import selected
+from .state.real_tokenizers import selected
 from .styles import html_pane
 
 #: The longest entry the box takes: room for more than ID_LIMIT ids, so that the limit is said, not hit.

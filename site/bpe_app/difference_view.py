@@ -11,12 +11,12 @@ import html
 import panel as pn
 
 import bpe
-from bpe import difference
+from bpe.explain import difference
 
 from .panes.chart import MERGE_ROWS, ROWS_ABOVE
-from .chips import token_chip
+from .panes.chips import token_chip
+from .panes.wording import plural
 from .styles import html_pane
-from .wording import plural
 
 #: The vocabulary name B's chips carry (real tokenizers are named by theirs, A's by none).
 B_VOCAB = "b"

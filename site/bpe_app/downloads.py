@@ -13,7 +13,6 @@ import io
 import panel as pn
 
 import bpe
-import bpe.files
 from bpe import formats
 from bpe.options import FORMAT
 

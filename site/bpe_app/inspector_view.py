@@ -12,15 +12,15 @@ import panel as pn
 
 import bpe
 from bpe import real
+from bpe.explain.tree import Node, merge_tree, real_parents
+from bpe.explain.vocabulary import occurrences
 from bpe.real import sentencepiece
 from bpe.real.imported import ImportedEncoding
 from bpe.real.sentencepiece import SentencePieceBPE
-from bpe.tree import Node, merge_tree, real_parents
-from bpe.vocabulary import occurrences
 
-from .chips import label_html, token_chip
+from .panes.chips import label_html, token_chip
+from .panes.wording import plural
 from .styles import html_pane
-from .wording import plural
 
 #: Tree nodes drawn at most; a 100-byte token of a large vocabulary has 199.
 NODE_LIMIT = 255

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 import panel as pn
 
 import bpe
-from bpe import languages, real
+from bpe import real
+from bpe.explain import languages
 
 from .compare_view import LABELS, others_of
 from .state import COMPARISONS

@@ -22,8 +22,8 @@ import param
 from bpe.options import ALPHABET, BUDGET, DOCUMENTS, PRETOKENIZER, SPECIALS, TIE
 from bpe.settings import MAX_VOCAB
 
-from .inputs import B, B_INPUTS
 from .state import UPLOAD, AppState
+from .state.inputs import B, B_INPUTS
 
 #: The longest corpus a link holds, in characters (after decoding); a longer one is left out.
 CORPUS_LIMIT = 2000
@@ -116,11 +116,11 @@ class Text:
 
 @dataclasses.dataclass(frozen=True)
 class Ids(Text):
-    """The decode box's ids, as typed: text that `bpe.decoding.parse_ids` reads (whether each id
+    """The decode box's ids, as typed: text that `bpe.encoding.decoding.parse_ids` reads (whether each id
     is in range depends on the tokenizer, and the decode box says so)."""
 
     def read(self, word: str) -> str:
-        from bpe.decoding import IdsError, parse_ids
+        from bpe.encoding.decoding import IdsError, parse_ids
 
         value = super().read(word)
         try:

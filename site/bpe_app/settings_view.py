@@ -9,9 +9,9 @@ from bpe.options import ALPHABET, BUDGET, DOCUMENTS, MIN_FREQUENCY, PRETOKENIZER
 from bpe.presets import PRESETS
 
 from .corpus_editor import CorpusEditor
-from .documents import MAX_CORPUS_BYTES, megabytes
-from .inputs import preset_inputs
 from .state import TRAINING_INPUTS
+from .state.documents import MAX_CORPUS_BYTES, megabytes
+from .state.inputs import preset_inputs
 from .styles import html_pane
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, quote, urlencode
 
-from .documents import InputError, documents_of
-from .inputs import B, B_INPUTS, SETTING_INPUTS, b_inputs, preset_inputs, sentence, training_settings
 from .link_fields import BY_KEY, CORPUS_LIMIT, FIELDS, TEXT_LIMIT, LinkError, has_html, problem
 from .state import DEFAULT_PRESET, UPLOAD, AppState
+from .state.documents import InputError, documents_of
+from .state.inputs import B, B_INPUTS, SETTING_INPUTS, b_inputs, preset_inputs, sentence, training_settings
 
 __all__ = ["CORPUS_LIMIT", "KEYS", "TEXT_LIMIT", "LinkError", "left_out", "query_to_changes", "state_to_query"]
 

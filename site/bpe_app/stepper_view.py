@@ -1,7 +1,7 @@
 """The encoder's stepper: the typed text as base units, then one merge rule at a time, as the encoder applies them.
 
 It is the explainer's "walk the merge rules from first to last, and wherever a rule matches,
-apply it" made visible (`bpe.steps`): each step names the rule, its rank and how many places it
+apply it" made visible (`bpe.explain.steps`): each step names the rule, its rank and how many places it
 matched, and outlines the tokens it made. The last step is the encoder's output, and says why
 nothing more merges.
 """

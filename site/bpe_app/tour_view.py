@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import panel as pn
 
-from bpe import tours
+from bpe.explain import tours
 
-from . import tour as guide
+from .state import tour as guide
 from .styles import html_pane
 
 

@@ -3,7 +3,7 @@
 The table is HTML drawn here rather than Panel's Tabulator: Tabulator takes a pandas DataFrame,
 and pandas adds megabytes and seconds to the page's start in Pyodide (see chart_view's note on
 Bokeh's ColumnDataSource). Only one page of rows is drawn; searching and sorting run on the
-whole vocabulary in Python (`bpe.vocabulary`), which stays well under 200 ms for cl100k_base's
+whole vocabulary in Python (`bpe.explain.vocabulary`), which stays well under 200 ms for cl100k_base's
 100,256 tokens (benchmarks/vocabulary.py).
 """
 from __future__ import annotations
@@ -15,13 +15,13 @@ import panel as pn
 
 import bpe
 from bpe import real
-from bpe.vocabulary import COLUMNS, NONE, Entry, find, real_vocabulary, training_vocabulary
+from bpe.explain.vocabulary import COLUMNS, NONE, Entry, find, real_vocabulary, training_vocabulary
 
-from .chips import token_chip
 from .difference_view import B_VOCAB
+from .panes.chips import token_chip
+from .panes.wording import plural
 from .state import COMPARISONS
 from .styles import html_pane
-from .wording import plural
 
 #: Rows on one page.
 PAGE_ROWS = 50

@@ -6,7 +6,7 @@ left out; tests/test_start_stdlib.py that the first screen imports nothing outsi
 """
 from __future__ import annotations
 
-#: Codecs the page keeps. It decodes and encodes UTF-8 only (bpe.textio); Python itself and the
+#: Codecs the page keeps. It decodes and encodes UTF-8 only (bpe.io.textio); Python itself and the
 #: libraries it loads ask for these few by name. The other ~100 are legacy charsets (cp*, mac_*,
 #: iso8859_*, the CJK ones).
 KEPT_CODECS = frozenset({

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import bpe
-from bpe import difference
+from bpe.explain import difference
 from bpe.presets import EXPLAINER_WORDS, PRESETS
 from playwright.sync_api import expect
 

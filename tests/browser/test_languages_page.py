@@ -5,7 +5,8 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 import bpe
-from bpe import languages, real
+from bpe import real
+from bpe.explain import languages
 from bpe.presets import PRESETS
 from bpe_app.state import COMPARISONS
 from test_accessibility import violations

@@ -8,11 +8,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from bpe import tours
-from bpe.story import shown
+from bpe.explain import tours
+from bpe.explain.story import shown
 from bpe.presets import PRESETS
-from bpe_app.chips import pair_positions
-from bpe_app.tour import PANE_CLASSES
+from bpe_app.panes.chips import pair_positions
+from bpe_app.state.tour import PANE_CLASSES
 from conftest import DEEP_HELPERS, OUTPUT, new_page, open_site
 from test_accessibility import violations
 

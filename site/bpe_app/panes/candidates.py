@@ -5,8 +5,8 @@ import html
 
 import bpe
 
-from ..chips import token_chip
-from ..wording import plural
+from .chips import token_chip
+from .wording import plural
 
 #: Rows shown; the rest are counted.
 ROW_LIMIT = 50

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import bpe
 
-from ..chips import token_chip
-from ..wording import plural
+from .chips import token_chip
+from .wording import plural
 
 
 def merge_counts(merge: bpe.Merge) -> str:

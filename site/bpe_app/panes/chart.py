@@ -6,8 +6,8 @@ import math
 
 import bpe
 
-from ..chips import token_chip
-from ..wording import plural
+from .chips import token_chip
+from .wording import plural
 
 #: Rows of the merge list: it starts a few rows above the selected round, so that round stays in view.
 MERGE_ROWS = 60

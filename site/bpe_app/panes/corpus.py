@@ -5,10 +5,10 @@ import functools
 from collections import Counter
 
 import bpe
-from bpe.tokenizer import render
+from bpe.encoding.vocab import render
 
-from ..chips import chips_html, pair_positions
-from ..wording import plural
+from .chips import chips_html, pair_positions
+from .wording import plural
 
 #: Distinct documents shown; the rest are counted. Rendering stays quick on any corpus.
 ROW_LIMIT = 100

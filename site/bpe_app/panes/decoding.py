@@ -16,10 +16,10 @@ import html
 
 import bpe
 from bpe import real
-from bpe.decoding import IdsError, read_ids
+from bpe.encoding.decoding import IdsError, read_ids
 
-from ..chips import grouped_chips, label_html, token_chip
-from ..wording import plural
+from .chips import grouped_chips, label_html, token_chip
+from .wording import plural
 
 
 def decoder(training: bpe.Training, rounds: int, reference: real.Encoding | None):

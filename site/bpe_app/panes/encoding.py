@@ -11,8 +11,8 @@ import html
 
 import bpe
 
-from ..chips import grouped_chips, token_chip, unknown_chip
-from ..wording import plural
+from .chips import grouped_chips, token_chip, unknown_chip
+from .wording import plural
 
 #: (button label, text): each shows one thing the explainers point at.
 EXAMPLES = (

@@ -17,8 +17,8 @@ import html
 
 from bpe.real.sentencepiece import Merge, SentencePieceBPE
 
-from ..chips import grouped_chips, token_chip
-from ..wording import plural
+from .chips import grouped_chips, token_chip
+from .wording import plural
 
 #: Characters stepped through at most.
 TEXT_LIMIT = 400

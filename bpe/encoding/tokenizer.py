@@ -1,0 +1,290 @@
+"""Encoding and decoding with a learned rule table.
+
+Encoding replays merges in rank order inside each chunk, exactly as training
+applied them, and can stop after any number of rounds (what the visualizer's
+scrubber asks for). Decoding concatenates the tokens' bytes.
+
+>>> from bpe.settings import Settings
+>>> tok = Tokenizer(Settings(alphabet="bytes", pretokenizer="none"), Alphabet("bytes"), [(97, 97), (256, 97)])
+>>> tok.encode("aaa"), tok.encode("aaa", rounds=1), tok.decode([257, 97])
+([257], [256, 97], 'aaaa')
+"""
+from __future__ import annotations
+
+import functools
+import heapq
+import operator
+import re
+from collections.abc import Iterable, Sequence
+from itertools import chain, repeat
+
+from ..errors import UserInputError
+from ..options import PRETOKENIZER
+from ..settings import Settings
+from .alphabet import UNKNOWN, Alphabet
+from .pretokenize import splitter
+from .sequence import pair, pairs
+from .vocab import base_vocab, render
+
+#: Distinct chunks remembered per number of rounds before the cache starts over.
+CACHE_LIMIT = 100_000
+#: A merge whose token is used by more later merges than this looks at the token's
+#: neighbours instead of trying each of those merges (see `Tokenizer.merge`).
+FEW_USES = 24
+#: Chunks longer than this are cut where no token can span before merging (see `_cut`).
+LONG_CHUNK = 256
+#: Chunks shorter than this are merged by looking up all their pairs again after each merge,
+#: in C, which beats keeping a heap up to about this length (see `Tokenizer._scan`).
+SHORT_CHUNK = 16
+#: A space before a non-space: under a pre-tokenizer with `lone_spaces`, a chunk ends right after it.
+_SPACE_BEFORE_NON_SPACE = re.compile(r" (?=\S)")
+#: How many stretches between two such spaces are remembered whole (see `_Stretches`): the
+#: first this many. 11 MB of documentation has 202,000 distinct ones (about 35 MB).
+STRETCH_LIMIT = 1 << 18
+#: Stretches longer than this are worked out again each time, not remembered.
+LONG_STRETCH = 256
+
+
+def _beside(seq: str, token: str, ranks: dict[str, int]) -> set[int]:
+    """The ranks of the pairs that hold `token` in `seq`."""
+    found, at = set(), seq.find(token)
+    while at >= 0:
+        found.add(seq[at - 1:at + 1] if at else "")
+        found.add(seq[at:at + 2])
+        at = seq.find(token, at + 1)
+    return {ranks[p] for p in found if p in ranks}
+
+
+class TokenIdError(UserInputError):
+    """A number given as a token id that this tokenizer does not have."""
+
+
+class Tokenizer:
+    def __init__(self, settings: Settings, alphabet: Alphabet, merges: Sequence[tuple[int, int]]):
+        self.settings = settings
+        self.alphabet = alphabet
+        self.first_merge_id = settings.first_merge_id(len(alphabet.symbols))
+        self.specials = {self.first_merge_id - len(settings.special_tokens) + i: name
+                         for i, name in enumerate(settings.special_tokens)}
+        self.vocab: list[bytes] = base_vocab(settings, alphabet)
+        self.merges = list(map(tuple, merges))
+        lefts, rights = (list(side) for side in zip(*self.merges)) if self.merges else ([], [])
+        self._pairs = list(map(operator.add, map(chr, lefts), map(chr, rights)))  # in C: a 100k file loads fast
+        self._rank = dict(zip(self._pairs, range(len(self._pairs))))
+        vocab = self.vocab
+        for left, right in self.merges:
+            vocab.append(vocab[left] + vocab[right])
+        self._uses: list[list[int]] | None = None  # made when first needed (see `_later`)
+        self._split = splitter(settings.pretokenizer)
+        self._by_stretch = PRETOKENIZER.choose(settings.pretokenizer).lone_spaces
+        self._cache: dict[int, _Chunks] = {}  # per number of rounds
+
+    def split(self, text: str) -> list[str]:
+        """The chunks the pre-tokenizer cuts `text` into: merges never cross them."""
+        return self._split(text)
+
+    def rank(self, left: int, right: int) -> int | None:
+        """The rank (from 0) of the merge joining `left` and `right`, or None if no merge does."""
+        return self._rank.get(pair(left, right))
+
+    def parents(self, token_id: int) -> tuple[int, ...]:
+        """The two tokens a merge joined into `token_id`; () for a base unit or a special."""
+        rank = token_id - self.first_merge_id
+        return tuple(self.merges[rank]) if 0 <= rank < len(self.merges) else ()
+
+    def merge(self, seq: str, rounds: int | None = None) -> str:
+        """Apply the first `rounds` merges (all by default) to one chunk's sequence.
+
+        A heap holds the ranks of the pairs present; each is applied to the whole
+        chunk at once with `str.replace`, the same left-to-right pass training made.
+        Only pairs holding the new token can appear, so no rescan: the later merges
+        that use the token are tried, or, when there are many (thousands, for a
+        common token of a large vocabulary), the pairs beside its occurrences are
+        looked up instead. A long chunk is first cut where no token can ever span
+        (see `_cut`), so each merge pass runs over a short piece."""
+        limit = len(self.merges) if rounds is None else rounds
+        if len(seq) < 2 or not limit:
+            return seq
+        if len(seq) > LONG_CHUNK:
+            pieces = self._cut(seq)
+            if len(pieces) > 1:
+                merged: dict[str, str] = {}
+                for piece in set(pieces):
+                    merged[piece] = self._merge(piece, limit)
+                return "".join(map(merged.__getitem__, pieces))
+        return self._merge(seq, limit)
+
+    def _merge(self, seq: str, limit: int) -> str:
+        if len(seq) < SHORT_CHUNK:
+            return self._scan(seq, limit)
+        ranks, all_pairs, uses, push = self._rank, self._pairs, self._uses or self._later(), heapq.heappush
+        heap = [r for r in map(ranks.get, set(pairs(seq))) if r is not None and r < limit]
+        heapq.heapify(heap)
+        while heap:
+            rank = heapq.heappop(heap)
+            if all_pairs[rank] not in seq:
+                continue  # gone, or pushed twice
+            token = chr(self.first_merge_id + rank)
+            seq = seq.replace(all_pairs[rank], token)
+            later = uses[rank] if len(uses[rank]) <= FEW_USES else _beside(seq, token, ranks)
+            for next_rank in later:
+                if next_rank < limit and all_pairs[next_rank] in seq:
+                    push(heap, next_rank)
+        return seq
+
+    def _later(self) -> list[list[int]]:
+        """For each merge, the ranks of the later merges that use its token. Made on the first
+        chunk long enough to need it (`_merge`): a short text, a one-word command, never pays.
+        (A plain attribute: as a cached property, encoding the whitespace-free 1 MB took 2%
+        more instructions.)"""
+        uses: list[list[int]] = [[] for _ in self.merges]
+        first = self.first_merge_id
+        for rank, (left, right) in enumerate(self.merges):
+            if left >= first:
+                uses[left - first].append(rank)
+            if right >= first and right != left:
+                uses[right - first].append(rank)
+        self._uses = uses
+        return uses
+
+    def _scan(self, seq: str, limit: int) -> str:
+        """Merge a short chunk as tiktoken's `_educational.py` does: the pair of lowest rank,
+        every time, until none is left (a rank from `limit` on counts as none).
+
+        >>> tok = Tokenizer(Settings(pretokenizer="none"), Alphabet("bytes"), [(97, 97), (256, 97)])
+        >>> [tok.ids(tok._scan("aaa", limit)) for limit in (2, 1, 0)]
+        [(257,), (256, 97), (97, 97, 97)]
+        """
+        get, all_pairs, first = self._rank.get, self._pairs, self.first_merge_id
+        while len(seq) > 1:
+            rank = min(map(get, pairs(seq), repeat(limit)))
+            if rank >= limit:
+                break
+            seq = seq.replace(all_pairs[rank], chr(first + rank))
+        return seq
+
+    def _cut(self, seq: str) -> list[str]:
+        """Cut a base sequence between two symbols that no merge ever joins.
+
+        The first token to span such a gap would be a merge of a left part ending
+        there and a right part starting there: a join of exactly those two
+        symbols, which no merge has. So the pieces merge independently."""
+        joins = self._joins
+        cuts = [i for i, p in enumerate(pairs(seq), 1) if p not in joins]
+        return [seq[i:j] for i, j in zip([0, *cuts], [*cuts, len(seq)])]
+
+    @functools.cached_property
+    def _joins(self) -> set[str]:
+        """For each merge, the last base symbol of its left and the first of its right."""
+        first = {i: chr(i) for i in range(self.first_merge_id)}
+        last = dict(first)
+        for rank, (left, right) in enumerate(self.merges):
+            first[self.first_merge_id + rank], last[self.first_merge_id + rank] = first[left], last[right]
+        return {last[left] + first[right] for left, right in self.merges}
+
+    def encode(self, text: str, rounds: int | None = None) -> list[int | None]:
+        """Token ids for `text`; under a `chars` alphabet an unseen character is None.
+
+        Each distinct chunk is merged once and cached as its tuple of ids: a chunk seen
+        before costs one dict lookup, in C (see `_Chunks`). Under `kinds` the text is first
+        cut after each space that comes before a non-space (`re` finds a literal space about
+        three times faster than the pattern finds chunks), and each stretch between two cuts
+        is remembered with its ids (see `_Stretches`): a third as many lookups, and the
+        pattern runs only on stretches not seen before."""
+        limit = len(self.merges) if rounds is None else min(rounds, len(self.merges))
+        cache = self._cache.get(limit)
+        if cache is None:
+            cache = self._cache[limit] = _Chunks(self, limit)
+        if not self._by_stretch:
+            return list(chain.from_iterable(map(cache.__getitem__, self._split(text))))
+        stretches = _SPACE_BEFORE_NON_SPACE.split(text)
+        last = stretches.pop()  # the only one not followed by its space
+        return [*chain.from_iterable(map(cache.stretches.__getitem__, stretches)),
+                *chain.from_iterable(map(cache.__getitem__, self._split(last)))]
+
+    def ids(self, seq: str) -> tuple[int | None, ...]:
+        """A sequence's ids; under a `chars` alphabet an unknown character is None."""
+        ids = tuple(map(ord, seq))
+        if not self.alphabet.byte_level and UNKNOWN in seq:
+            return tuple(None if i == ord(UNKNOWN) else i for i in ids)
+        return ids
+
+    def pieces(self, text: str, rounds: int | None = None) -> list[tuple[int | None, str]]:
+        """(id, display text) for each token of `text`, unknown characters shown as themselves."""
+        ids = self.encode(text, rounds)
+        unknown = iter(char for char in text if not self.alphabet.byte_level and char not in self.alphabet.chars)
+        return [(i, next(unknown) if i is None else self.token_text(i)) for i in ids]
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The tokens' bytes joined; TokenIdError for anything that is not an id from 0 up
+        (Python's negative indexing would otherwise read -1 as the last token)."""
+        ids = list(ids)
+        vocab = self.vocab
+        try:
+            if min(ids, default=0) >= 0:
+                return b"".join(map(vocab.__getitem__, ids))
+        except (IndexError, TypeError):
+            pass
+        bad = next(i for i in ids if type(i) is not int or not 0 <= i < len(vocab))
+        raise TokenIdError(f"{bad!r} is not a token id of this tokenizer (0 to {len(vocab) - 1})")
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """The text of a token list; bytes that are not valid UTF-8 become U+FFFD."""
+        return self.decode_bytes(ids).decode("utf-8", "replace")
+
+    def token_text(self, token_id: int) -> str:
+        """A token's text, with bytes that are not valid UTF-8 on their own written as \\xNN."""
+        return render(self.vocab[token_id])
+
+
+class _Chunks(dict):
+    """Chunk text -> its ids after `limit` merges, filled in on first use: `encode` maps
+    `__getitem__` over the chunks, so only a chunk never seen before runs Python code.
+
+    >>> tok = Tokenizer(Settings(alphabet="bytes", pretokenizer="none"), Alphabet("bytes"), [(97, 97)])
+    >>> chunks = _Chunks(tok, 1)
+    >>> chunks["aab"], len(chunks)
+    ((256, 98), 1)
+    """
+
+    def __init__(self, tokenizer: Tokenizer, limit: int):
+        super().__init__()
+        self.tokenizer, self.limit = tokenizer, limit
+        self.stretches = _Stretches(tokenizer, self)
+
+    def __missing__(self, chunk: str) -> tuple[int | None, ...]:
+        if len(self) >= CACHE_LIMIT:
+            self.clear()
+        tokenizer = self.tokenizer
+        ids = self[chunk] = tokenizer.ids(tokenizer.merge(tokenizer.alphabet.sequence(chunk), self.limit))
+        return ids
+
+
+class _Stretches(dict):
+    """A stretch of text that a space before a non-space ends (the space itself not in the
+    key) -> the ids of the stretch and that space, from the chunk cache.
+
+    A chunk ends after such a space, and the pattern looks neither ahead nor behind
+    (`options.Pretokenizer.lone_spaces`), so the stretch and its space split on their own
+    into the chunks they are part of in the whole text. A stretch over LONG_STRETCH
+    characters (a text with few spaces) is worked out again each time, not kept, and so is
+    one that comes after the first STRETCH_LIMIT: common ones come early, and starting over
+    would drop them too. (Hugging Face's BPE word cache also has a fixed capacity, and
+    keeps no word over 256 characters.)
+
+    >>> tok = Tokenizer(Settings(alphabet="bytes", pretokenizer="kinds"), Alphabet("bytes"), [(32, 32)])
+    >>> stretches = _Chunks(tok, 1).stretches
+    >>> stretches["a "], stretches["a\\n"], tok.encode("\\n a  a b") == [10, 32, 97, 256, 97, 32, 98]
+    ((97, 256), (97, 10, 32), True)
+    """
+
+    def __init__(self, tokenizer: Tokenizer, chunks: _Chunks):
+        super().__init__()
+        self.split, self.chunks = tokenizer._split, chunks
+
+    def __missing__(self, stretch: str) -> tuple[int | None, ...]:
+        ids = tuple(chain.from_iterable(map(self.chunks.__getitem__, self.split(stretch + " "))))
+        if len(stretch) <= LONG_STRETCH and len(self) < STRETCH_LIMIT:
+            self[stretch] = ids
+        return ids
+
