@@ -18,7 +18,7 @@ Each run is a fresh browser context (a cold page load, not timed here), and in i
    alphabet bytes, pre-tokenizer kinds, tie smallest, min count 2, budget 1,000 merges, documents
    "each line"; then blur the editor (what commits it) and time until the trained view is shown
    (caption "Round k of 1000", then no DOM change for 300 ms).
-4. Inside the page's own worker (Playwright can evaluate in it; `site/bpe_build/worker.js` keeps the
+4. Inside the page's own worker (Playwright can evaluate in it; `site/bpe_build/worker/` keeps the
    Pyodide instance in `self.pyodide`): `bpe.train` on the same documents, --train-reps times, and
    the view functions for the rounds scrubbed. Then the same `bpe.train` in CPython (a subprocess,
    right after, so both see about the same machine load) and in the pinned Pyodide under Node

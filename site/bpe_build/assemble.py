@@ -20,7 +20,7 @@ from .paths import (
     APP_ARCHIVE, APP_BUNDLE, APP_DIR, BUILD_ASSETS, CACHE, DIST, FIRST_BUNDLE, LIBRARIES_BUNDLE, PACKAGES_BUNDLE, PANEL_CDN_ROOT,
     PYODIDE_DIR, ROOT, SITE, SITE_PACKAGES, STDLIB_BUNDLE, STDLIB_DIR,
 )
-from .ship import page_loader, rename_hashed, ship_page, ship_worker_files, shipped_js
+from .ship import page_loader, rename_hashed, ship_page, ship_worker_files, shipped_js, worker_js
 from .snapshot import snapshot_functions
 from .trim import stdlib_at_start, stdlib_left_out
 from .util import log, pins, step, tree_digest
@@ -130,7 +130,7 @@ def assemble(out: Path, parts: Parts) -> None:
         {name: full_lock["packages"][name]["version"] for name in bundled}, preload,
         shipped, rename_hashed(out, PYODIDE_DIR + "pyodide.js"))
     config["keep"] = [entry["file"] for entry in [*shipped.values(), *page_scripts]]
-    worker = (BUILD_ASSETS / "worker.js").read_text().replace("__SHIPPED_JS__", json.dumps(shipped_js()))
+    worker = worker_js().replace("__SHIPPED_JS__", json.dumps(shipped_js()))
     (out / "app.js").write_text(worker.replace("__CONFIG__", json.dumps(config, indent=2)))
     worker_file = rename_hashed(out, "app.js")
     html = html.replace(early_worker(), early_worker().replace("./app.js", f"./{worker_file}") + page_loader(page_scripts))

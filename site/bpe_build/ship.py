@@ -78,6 +78,22 @@ def shipped_js() -> str:
     return (BUILD_ASSETS / "shipped.js").read_text()
 
 
+#: The worker's parts (site/bpe_build/worker/), each with one job, in the order they run.
+WORKER_PARTS = ("config.js", "files.js", "bundles.js", "load_pyodide.js", "snapshot.js", "start_python.js",
+                "first_screen.js", "start_app.js", "messages.js")
+
+
+def worker_js() -> str:
+    """The worker as the page starts it: its parts joined in order into one classic script, shipped
+    as one file under one content hash (a classic worker runs one file; `importScripts` for each
+    part would cost a request each at start-up)."""
+    folder = BUILD_ASSETS / "worker"
+    found = sorted(path.name for path in folder.glob("*.js"))
+    if found != sorted(WORKER_PARTS):
+        raise SystemExit(f"site/bpe_build/worker/ holds {found}; ship.py's WORKER_PARTS lists {sorted(WORKER_PARTS)}")
+    return "".join((folder / name).read_text() for name in WORKER_PARTS)
+
+
 EXTERNAL_SCRIPT = re.compile(r'<script type="text/javascript" src="([^"]+)"></script>')
 INLINE_SCRIPT = re.compile(r'<script type="text/javascript">')
 #: The prerendered document, which Bokeh's embed script reads by id: 0.55 MB as text.

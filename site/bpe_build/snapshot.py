@@ -1,6 +1,6 @@
 '''What the worker needs to name in a memory snapshot of Python: the JavaScript functions Python makes.
 
-A snapshot (see worker.js) names each JavaScript object Python holds, so that a later visit can
+A snapshot (see worker/snapshot.js) names each JavaScript object Python holds, so that a later visit can
 hand it back. Globals are named by their name. A function Python makes with `pyodide.code.run_js`
 has no name, so it is named by its source, and only a source listed here is ever evaluated again.
 Panel makes one such function when `panel.io.pyodide` is imported.

@@ -15,7 +15,7 @@ Fixtures:
 
 With BPE_TEST_VISIT=second in the environment, every page visits the site once before the test's
 own visit, so that the tests run on a second visit: from the Cache API and the memory snapshot of
-Python the first visit kept (see site/bpe_build/worker.js).
+Python the first visit kept (see site/bpe_build/worker/snapshot.js).
 """
 from __future__ import annotations
 

@@ -1,0 +1,60 @@
+// The file cache: every shipped file fetched at once, inflated and checked by shipped.js's own worker.
+//
+// Every file Pyodide and the app need at start-up is fetched right away, while pyodide.js loads, by
+// a worker of its own running shipped.js (so inflating and checking them use the other core), in
+// the order they are needed: Pyodide's own files (wasm, JS, the stdlib Python's start and the first
+// screen need, lock); numpy's libraries (wanted before Python starts, see startPython); the first
+// screen's bundles (wanted once it has started, a second later); then the rest (the stdlib's other
+// modules, Panel, Bokeh). Pyodide asks for its files with fetch(), which is routed here for
+// the shipped ones, so it gets them inflated and checked.
+const SHIPPED = CONFIG.shipped;  // path Pyodide or the worker asks for -> shipped entry
+const SHIPPED_JS = URL.createObjectURL(new Blob([__SHIPPED_JS__], { type: "text/javascript" }));
+const fetcher = new Worker(SHIPPED_JS, { name: "bpe-shipped" });
+importScripts(SHIPPED_JS);  // bpeShipped here too, for the site's cache (see the snapshot below)
+const arrived = {};  // file -> {resolve, reject}
+const sources = {};  // file -> "cache" | "network"
+const LOADS = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) =>
+  [path, new Promise((resolve, reject) => { arrived[entry.file] = { resolve, reject }; })]));
+Object.entries(LOADS).forEach(([path, promise]) => promise.then(() => mark(`loaded:${path.split("/").pop()}`), () => {}));
+fetcher.onmessage = ({ data }) => {
+  if (data.pruned) console.log(`[bpe] forgot ${data.pruned} files of earlier builds`);
+  if (!data.file) return;
+  sources[data.file] = data.source;
+  if (data.error) arrived[data.file].reject(new Error(data.error));
+  else arrived[data.file].resolve(new Uint8Array(data.buffer));
+};
+const BUNDLES = [...CONFIG.first_bundles, ...CONFIG.bundles];
+fetcher.postMessage({ base: BASE, load: [
+  Object.entries(SHIPPED).filter(([path]) => !BUNDLES.includes(path) && path !== CONFIG.libraries_bundle)
+    .map(([, entry]) => entry),
+  [SHIPPED[CONFIG.libraries_bundle]],
+  CONFIG.first_bundles.map((path) => SHIPPED[path]),
+  CONFIG.bundles.map((path) => SHIPPED[path]),
+] });
+
+const fetchAnything = self.fetch.bind(self);
+self.fetch = (resource, options) => {
+  const url = new URL(resource instanceof Request ? resource.url : resource, BASE).href;
+  const path = url.startsWith(BASE) ? url.slice(BASE.length) : null;
+  if (path === null || !(path in SHIPPED)) return fetchAnything(resource, options);
+  return LOADS[path].then((bytes) => {
+    const response = new Response(bytes, { headers: { "Content-Type": SHIPPED[path].type } });
+    if (path === WASM_PATH) COMPILING.add(response);
+    return response;
+  });
+};
+
+// Pyodide's wasm is compiled as soon as its bytes are here, while pyodide.asm.js runs and a kept
+// snapshot is read; Pyodide's instantiateStreaming of it then only instantiates the module.
+const WASM_PATH = CONFIG.pyodide_dir + "pyodide.asm.wasm";
+const WASM_MODULE = LOADS[WASM_PATH].then((bytes) => WebAssembly.compile(bytes));
+WASM_MODULE.then(() => mark("compiled"), () => {});  // a failure is reported where it is used
+const COMPILING = new WeakSet();  // the Responses self.fetch gave for the wasm
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (source, imports) => {
+  const response = await source;
+  if (!COMPILING.has(response)) return instantiateStreaming(response, imports);
+  const module = await WASM_MODULE;
+  return { module, instance: await WebAssembly.instantiate(module, imports) };
+};
+

@@ -1,0 +1,93 @@
+// The snapshot: Python's memory kept by this browser, so that a second visit skips the start.
+//
+// A memory snapshot of Python once the app is built and its document written: made by this browser
+// on its first visit of this build (one per theme) and kept in the Cache API under a name that
+// holds this worker's content-hashed file name, so a new build never starts from an old one's. A
+// later visit starts from it, which skips Python's own start, `import panel` and building the app.
+// Pyodide 0.27's snapshots cannot hold shared libraries, so numpy's are loaded before Python
+// starts, on every visit in the same order: they get the same addresses and function-table slots
+// each time, and Python finds them loaded.
+const THEME = new URL(self.location.href).searchParams.get("theme") === "dark" ? "dark" : null;
+const SNAPSHOT_FILES = ["light", "dark"].map(
+  (theme) => `python-snapshot-of-${self.location.pathname.split("/").pop()}-${theme}`);
+const SNAPSHOT_FILE = SNAPSHOT_FILES[THEME ? 1 : 0];  // no such file on the server
+const SNAPSHOT_URL = BASE + SNAPSHOT_FILE;
+// A kept snapshot is checked before Pyodide sees it: given a truncated heap, Pyodide's start
+// waits forever.
+const SNAPSHOT_MAGIC = 1886286592;  // the first word of a Pyodide 0.27 snapshot
+const SNAPSHOT_LEAST = 20971520;  // Pyodide's initial memory: a heap with Python in it is bigger
+const KEPT_SNAPSHOT = keptSnapshot();  // read while Pyodide's files arrive
+KEPT_SNAPSHOT.catch(() => {});  // a damaged one is reported where it is used
+
+async function keptSnapshot() {
+  const cache = await bpeShipped.openCache(BASE);
+  const kept = cache && await cache.match(SNAPSHOT_URL).catch(() => undefined);
+  if (!kept) return null;
+  const bytes = new Uint8Array(await kept.arrayBuffer());
+  const [length, table] = ["X-Bpe-Length", "X-Bpe-Table"].map((name) => Number(kept.headers.get(name)));
+  const magic = bytes.length >= 4 ? new DataView(bytes.buffer).getUint32(0, true) : 0;
+  if (bytes.length !== length || bytes.length < SNAPSHOT_LEAST || magic !== SNAPSHOT_MAGIC) {
+    throw new Error(`the kept snapshot is damaged (${bytes.length} bytes)`);
+  }
+  return { bytes, table };
+}
+
+async function keepSnapshot(bytes, table) {
+  const cache = await bpeShipped.openCache(BASE);
+  if (cache) {
+    const headers = { "X-Bpe-Length": String(bytes.length), "X-Bpe-Table": String(table) };
+    await cache.put(SNAPSHOT_URL, new Response(bytes, { headers }));
+  }
+}
+
+async function forgetSnapshot() {
+  const cache = await bpeShipped.openCache(BASE);
+  if (cache) await cache.delete(SNAPSHOT_URL).catch(() => {});
+}
+
+// Python keeps a few JavaScript objects from its imports, and a snapshot must name each so that
+// the next visit can hand it back: a global by its name; a function Python made with run_js by
+// its source, one of the sources the build listed (snapshot.py), the only ones ever evaluated again.
+function globalPath(object) {
+  if (object === self) return [];
+  for (let scope = self; scope; scope = Object.getPrototypeOf(scope)) {
+    for (const name of Object.getOwnPropertyNames(scope)) {
+      let value;
+      try { value = self[name]; } catch { continue; }
+      if (value === object) return [name];
+    }
+  }
+  return null;
+}
+
+function nameObject(object) {
+  const path = globalPath(object);
+  if (path) return { global: path };
+  if (typeof object === "function" && CONFIG.snapshot_functions.includes(object.toString())) {
+    return { source: object.toString() };
+  }
+  throw new Error(`Python holds a JavaScript object a snapshot cannot name: ${String(object).slice(0, 80)}`);
+}
+
+function findObject(named) {
+  if (named.global) return named.global.reduce((scope, name) => scope[name], self);
+  if (!CONFIG.snapshot_functions.includes(named.source)) {
+    throw new Error("a snapshot names a function this build does not know");
+  }
+  return (0, eval)(`(${named.source})`);
+}
+
+function makeSnapshot(pyodide) {
+  // Pyodide compares the object behind loadedPackages with {} when it makes a snapshot.
+  const loaded = pyodide.loadedPackages;
+  const names = Object.assign({}, loaded);
+  for (const name of Object.keys(loaded)) delete loaded[name];
+  pyodide._api.config._makeSnapshot = true;  // set only now: at load it would wrap every global in a Proxy
+  try {
+    return pyodide.makeMemorySnapshot({ serializer: nameObject });
+  } finally {
+    pyodide._api.config._makeSnapshot = false;
+    Object.assign(loaded, names);
+  }
+}
+

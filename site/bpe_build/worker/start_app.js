@@ -1,0 +1,91 @@
+// The app: built afresh (and its snapshot made) or restored from a snapshot, then its document posted.
+//
+// The app built and its document written afresh; then, if nothing waits on a timer, a snapshot for
+// the next visit.
+async function builtAfresh() {
+  const { pyodide, table } = await startPython(null);
+  mark("pyodide");
+  self.pyodide = pyodide;
+  await startFirstScreen(pyodide);
+  if (HOLD_PANEL) await new Promise(() => {});
+  status("Starting the full page");
+  await writeBundles(pyodide, CONFIG.bundles, "bundles");
+  if (table === null) await librariesLate(pyodide);
+  await importPanel(pyodide);
+  pyodide.globals.set("THEME", THEME);
+  pyodide.runPython(BUILD_APP);
+  mark("app-built");
+  await pyodide.runPythonAsync(WRITE_DOC);
+  mark("written-doc");
+  const pending = pyodide.runPython(PENDING_CALLBACKS);
+  try {
+    if (table === null) throw new Error("numpy's libraries were loaded after Python started");
+    if (pending === undefined) throw new Error("this Pyodide's event loop does not count its callbacks");
+    if (pending !== 0) throw new Error(`${pending} callbacks are waiting for a timer`);
+    madeSnapshot = { bytes: makeSnapshot(pyodide), table };
+    mark("snapshot-made");
+  } catch (error) {
+    console.warn("[bpe] no snapshot for the next visit:", error);
+  }
+  // The app was built on a state of its own if the visitor used the first screen (a link, an
+  // event), so that the snapshot is of the page as everyone opens it: now it takes over theirs.
+  if (pyodide.runPython("first_screen.hand_over()")) {
+    await pyodide.runPythonAsync(REWRITE_DOC);
+    mark("handed-over");
+  }
+  return pyodide;
+}
+
+// The app as this browser built it on its first visit of this build, if it kept a snapshot of it
+// (its bundles other than the app's are written once its document is posted: startApplication).
+async function builtBefore() {
+  const snapshot = await KEPT_SNAPSHOT;
+  mark("snapshot-read");
+  if (!snapshot) return null;
+  const { pyodide } = await startPython(snapshot);
+  mark("pyodide");
+  console.log("[bpe] Python and the app started from the snapshot this browser kept");
+  pyodide.runPython("first_screen.restored()");  // the snapshot's app is the page as everyone opens it
+  return pyodide;
+}
+
+// What the page renders: the document's JSON, its render items and its roots.
+function written(pyodide) {
+  self.pyodide = pyodide;
+  pyodide.globals.set("sendPatch", sendPatch);
+  pyodide.globals.set("APP_DIR", CONFIG.app_dir);
+  // The working directory is the file system's, which is new on every visit, a snapshot's too.
+  pyodide.runPython("import os; os.chdir(APP_DIR)");
+  const serialized = pyodide.globals.get("_written");
+  try {
+    return serialized.toJs();
+  } finally {
+    serialized.destroy();
+  }
+}
+
+async function startApplication() {
+  status("Loading Python");
+  await loadPyodideModule();
+  runBeforePython();
+  let doc = null;
+  let restored = null;
+  try {
+    restored = await builtBefore();
+    if (restored) doc = written(restored);
+  } catch (error) {
+    console.warn("[bpe] the kept snapshot could not be used; starting Python afresh:", error);
+    await forgetSnapshot();
+    restored = null;
+  }
+  if (!doc) doc = written(await builtAfresh());
+  const [docs_json, render_items, root_ids] = doc;
+  mark("app");
+  self.postMessage({ type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids });
+  // Before the page's answer (its "rendered" waits in the queue): the files a later import needs.
+  if (restored) await writeBundles(restored, BUNDLES.filter((path) => path !== CONFIG.app_bundle), "bundles");
+  const from = Object.values(sources);
+  console.log(`[bpe] shipped files: ${from.filter((s) => s === "cache").length} from the cache, ` +
+              `${from.filter((s) => s === "network").length} from the network`);
+}
+

@@ -1,0 +1,125 @@
+// Python's start: numpy's libraries before it, then the files it imports.
+//
+// Emscripten runs the functions in `preRun` before Python starts (the last one given first); this
+// one loads numpy's shared libraries. (_createPyodideModule is the Emscripten module's factory,
+// which loadPyodide calls with its settings; wrapped here, fine with a pinned Pyodide.)
+let beforePython = null;  // (Module) => Promise, for the next start
+function runBeforePython() {
+  const create = self._createPyodideModule;
+  self._createPyodideModule = (settings) => {
+    const prepare = beforePython;
+    settings.preRun.push((Module) => {
+      mark("before-python");
+      Module.addRunDependency("bpe-files");
+      prepare(Module).then(() => Module.removeRunDependency("bpe-files"), () => {});
+    });
+    return create(settings);
+  };
+}
+
+// numpy's libraries, loaded as Pyodide's loadDynlib loads a package's libraries. Before Python
+// starts, Emscripten takes their memory from the top of the static data (not from malloc) and
+// their table slots in order, so both are the same on every visit (which a snapshot needs).
+async function loadLibraries(Module) {
+  writeBundle(Module.FS, await LOADS[CONFIG.libraries_bundle]);
+  mark("libraries-fetched");
+  for (const library of CONFIG.preload_libraries) {
+    const flags = { loadAsync: true, nodelete: true, allowUndefined: true, global: false, fs: Module.FS };
+    await Module.loadDynamicLibrary(library, flags, {});
+  }
+  Module.reportUndefinedSymbols();
+  mark("libraries");
+  return Module.wasmTable.length;
+}
+
+// Everything else the app needs, written once Python has started (the bundles arrive meanwhile):
+// the first screen's bundles, and later the rest, in slices of WRITE_SLICE ms while the first
+// screen answers (writing the rest takes 0.1-0.2 s). Then FileFinders re-read their folders
+// (importlib.invalidate_caches() would also import importlib.metadata, 0.4 s here). Permissions
+// are not checked while writing, as before Python starts.
+const WRITE_SLICE = 15;
+async function writeBundles(pyodide, paths, what) {
+  const bundles = await Promise.all(paths.map((path) => LOADS[path]));
+  mark(`${what}-fetched`);
+  let files = 0;
+  const { FS } = pyodide;
+  let slice = performance.now();
+  FS.ignorePermissions = true;  // as before Python starts
+  try {
+    for (const bundle of bundles) {
+      for (const _ of writingBundle(FS, bundle)) {
+        files += 1;
+        if (first.answer && performance.now() - slice > WRITE_SLICE) {  // the first screen's events in
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          slice = performance.now();
+        }
+      }
+    }
+  } finally {
+    FS.ignorePermissions = false;
+  }
+  pyodide.runPython(`
+import importlib.machinery, sys
+for finder in sys.path_importer_cache.values():
+    if isinstance(finder, importlib.machinery.FileFinder):
+        finder.invalidate_caches()
+`);
+  console.log(`[bpe] wrote ${files} files`);
+  mark(`${what}-written`);
+}
+
+// Python starts (afresh, or from a snapshot), then gets its files. numpy's libraries are loaded
+// before it starts if they are here by then, or within LIBRARIES_GRACE ms (on localhost they are),
+// or a snapshot needs them. Over a slow link Python starts without them, the first screen answers,
+// and they are loaded before Panel is imported; that visit makes no snapshot (see librariesLate).
+const LIBRARIES_GRACE = 300;
+
+function librariesInTime(snapshot) {
+  if (snapshot) return Promise.resolve(true);
+  const late = new Promise((resolve) => setTimeout(() => resolve(false), LIBRARIES_GRACE));
+  return Promise.race([LOADS[CONFIG.libraries_bundle].then(() => true, () => true), late]);  // a failure: loadLibraries says it
+}
+
+async function startPython(snapshot) {
+  let table = null;
+  const preparing = new Promise((resolve, reject) => {
+    beforePython = async (Module) => {
+      if (!await librariesInTime(snapshot)) {
+        console.log("[bpe] Python starts before numpy's libraries have arrived");
+        resolve();
+        return;
+      }
+      const done = loadLibraries(Module).then((length) => { table = length; });
+      done.then(resolve, reject);
+      return done;
+    };
+  });
+  const options = {
+    indexURL: BASE + CONFIG.pyodide_dir,
+    lockFileURL: BASE + CONFIG.pyodide_dir + "pyodide-lock.json",
+    env: { HOME: "/home/pyodide", PANEL_CDN_ROOT: BASE + CONFIG.panel_cdn_root },
+  };
+  if (snapshot) Object.assign(options, { _loadSnapshot: snapshot.bytes, _snapshotDeserializer: findObject });
+  const pyodide = await Promise.race([loadPyodide(options), preparing.then(() => new Promise(() => {}))]);
+  if (snapshot && table !== snapshot.table) {
+    throw new Error(`numpy's libraries took table slots up to ${table}, not ${snapshot.table} as when ` +
+                    "the snapshot was made");
+  }
+  mark("python-started");  // then its files: measured, the bundles arrive about now, so nothing waits long
+  // From the snapshot, Python has imported everything already: only the app's folder is needed
+  // before the page renders (the working directory), and the rest is written while it does.
+  await writeBundles(pyodide, snapshot ? [CONFIG.app_bundle] : CONFIG.first_bundles, snapshot ? "app-bundle" : "first-bundles");
+  for (const [name, version] of Object.entries(CONFIG.bundled_packages)) {
+    pyodide.loadedPackages[name] = "bundle";
+  }
+  return { pyodide, table };
+}
+
+// numpy's libraries, if Python started without them: loaded now, before Panel (Bokeh imports
+// numpy). Emscripten then takes their memory from malloc, so this visit's heap cannot be the next
+// one's snapshot.
+async function librariesLate(pyodide) {
+  await loadLibraries(pyodide._module);
+  console.log("[bpe] numpy's libraries were loaded after Python started: no snapshot this visit");
+}
+
