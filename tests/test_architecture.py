@@ -1,0 +1,147 @@
+"""The shape of the house (docs/architecture.md): no import circles, no import that runs up the
+layers, and no module too long to read in one sitting. Imports are read from the source, as text
+parsed by `ast` (those inside functions and `if TYPE_CHECKING:` included), nothing is imported."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "site"
+
+#: The layers, lowest first. A module belongs to the longest name here that is its own or a
+#: package holding it; it may import its own layer's modules and those of lower layers only.
+#: `bpe` itself (its __init__ and __main__) is the core's top; the site sits on the whole core.
+LAYERS = (
+    "bpe.errors", "bpe.record", "bpe.text", "bpe.options", "bpe.settings", "bpe.presets",
+    "bpe.encoding", "bpe.trainers", "bpe.io", "bpe.formats", "bpe.real", "bpe.explain", "bpe.cli", "bpe",
+    "bpe_app.state", "bpe_app.panes", "bpe_app", "bpe_build",
+)
+#: Longest module, in lines, of the Python a reader walks through, and of any JavaScript file.
+MAX_PYTHON_LINES = 300
+MAX_JS_LINES = 250
+
+
+def module_name(path: Path) -> str:
+    base = SITE if SITE in path.parents else ROOT
+    parts = list(path.relative_to(base).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def python_modules() -> dict[str, Path]:
+    folders = [ROOT / "bpe", SITE / "bpe_app", SITE / "bpe_build"]
+    return {module_name(path): path for folder in folders for path in sorted(folder.rglob("*.py"))
+            if "__pycache__" not in path.parts}
+
+
+MODULES = python_modules()
+
+
+def imported(name: str, path: Path) -> set[str]:
+    """The modules of this project that module `name` imports.
+
+    `from . import x` names the submodule x (importing a package's submodule is no import of the
+    package's own code beyond what `x` itself needs)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module
+            submodules = {f"{source}.{alias.name}" for alias in node.names} & MODULES.keys()
+            found.update(submodules if len(submodules) == len(node.names) else {source, *submodules})
+    return {module for module in found if module in MODULES and module != name}
+
+
+GRAPH = {name: imported(name, path) for name, path in MODULES.items()}
+
+
+def layer(module: str) -> int:
+    """The index in LAYERS of the longest entry that is `module` or a package holding it."""
+    matches = [i for i, entry in enumerate(LAYERS) if module == entry or module.startswith(entry + ".")]
+    if not matches:
+        raise AssertionError(f"{module} is in no layer: add its package to LAYERS and docs/architecture.md")
+    return max(matches, key=lambda i: len(LAYERS[i]))
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every import circle, as the modules on it (Tarjan's strongly connected components)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for other in sorted(graph[module]):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in on_stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            component = []
+            while not component or component[-1] != module:
+                component.append(stack.pop())
+                on_stack.discard(component[-1])
+            if len(component) > 1 or module in graph[module]:
+                found.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_the_reader_finds_every_import():
+    """The reader above sees the imports that matter: a circle it makes up is found."""
+    assert imported("bpe.trainers.training", MODULES["bpe.trainers.training"]) >= {
+        "bpe.trainers.fast", "bpe.trainers.reference", "bpe.encoding.tokenizer", "bpe.settings"}
+    assert "bpe.trainers.parallel" in GRAPH["bpe.trainers.corpus"]  # imported inside a function
+    assert "bpe.real" in GRAPH["bpe.explain.tree"]  # imported for type checking only
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_circles():
+    assert cycles(GRAPH) == []
+
+
+def test_no_import_runs_up_the_layers():
+    upward = sorted(f"{module} ({LAYERS[layer(module)]}) imports {other} ({LAYERS[layer(other)]})"
+                    for module, others in GRAPH.items() for other in others if layer(other) > layer(module))
+    assert upward == []
+
+
+def test_every_package_has_a_layer_and_a_docstring():
+    """A new package or top-level module of the core is placed in a layer on purpose, and says what
+    lives in it (docs/architecture.md gives each one a paragraph)."""
+    tops = {f"bpe.{path.stem}" for path in (ROOT / "bpe").glob("*.py") if path.stem not in ("__init__", "__main__")}
+    tops |= {f"bpe.{path.name}" for path in (ROOT / "bpe").iterdir() if (path / "__init__.py").exists()}
+    assert tops <= set(LAYERS)
+    packages = [path for path in MODULES.values() if path.name == "__init__.py"]
+    assert [str(p.relative_to(ROOT)) for p in packages if not ast.get_docstring(ast.parse(p.read_text()))] == []
+    architecture = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = [entry for entry in LAYERS if f"`{entry}`" not in architecture]
+    assert missing == []
+
+
+@pytest.mark.parametrize("folder", ["bpe", "site/bpe_app"])
+def test_no_python_module_is_too_long(folder):
+    long = {str(path.relative_to(ROOT)): n for path in sorted((ROOT / folder).rglob("*.py"))
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_PYTHON_LINES}
+    assert long == {}
+
+
+def test_no_javascript_file_is_too_long():
+    skipped = {"tests", "benchmarks", "node_modules", "dist", ".cache", ".venv", "build"}
+    files = [path for path in sorted(ROOT.rglob("*.js")) if not skipped & set(path.relative_to(ROOT).parts)]
+    assert any(path.parent.name == "worker" for path in files)  # the worker's parts are among them
+    long = {str(path.relative_to(ROOT)): n for path in files
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_JS_LINES}
+    assert long == {}
