@@ -12,12 +12,12 @@ and kept beside the sentence in `Step.facts`, so that a test can hold the senten
 """
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 
 from ..encoding.vocab import render
 from ..options import TIE
 from ..record import Record
+from ..text.scripts import SHARED, script, script_of, scripts_in
 from ..trainers.merge import Merge
 from ..trainers.training import Training
 from .difference import differing_rounds, explain
@@ -96,18 +96,6 @@ def occurrences(training: Training, rounds: int) -> Counter:
         for token, times in Counter(chunk).items():
             counted[ord(token)] += times * weight
     return counted
-
-
-def script(text: str) -> str:
-    """The one script all of a text's letters are in ('' for none or several): 'LATIN', 'HIRAGANA', 'CJK'...
-
-    >>> script("walk"), script(" число"), script("日本"), script("a1"), script("aж"), script("12")
-    ('LATIN', 'CYRILLIC', 'CJK', 'LATIN', '', '')
-    """
-    # The first word of a letter's name; a name like KATAKANA-HIRAGANA (the prolonged sound mark) is shared.
-    found = {unicodedata.name(c, "?").split(" ")[0] for c in text if unicodedata.category(c).startswith("L")}
-    found = {name if "-" not in name else "" for name in found}
-    return found.pop() if len(found) == 1 else ""
 
 
 def story(training: Training, b: Training | None = None) -> list[Step]:
@@ -216,31 +204,38 @@ def _small_savings(t: Training) -> Step | None:
 
 
 def _scripts(t: Training) -> Step | None:
-    """Where the corpus mixes scripts, the first merge in each."""
+    """Where the corpus mixes scripts, the first merge in each. A token counts for a script when
+    its characters are of that script, apart from Common and Inherited ones (ニャー is Katakana:
+    ー is Common); a token of Common characters alone (spaces, digits, emoji) counts for none."""
     weights: Counter = Counter()
     for chunk, weight in chunk_bytes(t).items():
         for char in chunk.decode("utf-8", "ignore"):
             weights[script(char)] += weight
-    scripts = [name for name, _ in weights.most_common() if name]
-    title = lambda name: name if name == "CJK" else name.title()  # noqa: E731
+    scripts = [name for name, _ in weights.most_common() if name not in SHARED]
     if len(scripts) < 2:
         return None
-    firsts = {}
+    firsts, touched = {}, set()  # the first merge of each script; scripts found in any merged token
     for merge in t.merges:
         try:
-            name = script(t.vocab[merge.id].decode("utf-8"))
-        except UnicodeDecodeError:
+            text = t.vocab[merge.id].decode("utf-8")
+        except UnicodeDecodeError:  # a part of a character's bytes: no script of its own yet
             continue
-        firsts.setdefault(name, merge)
-    said = []
+        firsts.setdefault(script_of(text), merge)
+        touched |= scripts_in(text)
+    said, never = [], {}
     for name in scripts:
         merge = firsts.get(name)
-        said.append(f"{title(name)} in round {merge.rank + 1:,} ({shown(t, merge.id)})" if merge
-                    else f"{title(name)} in none")
+        if merge:
+            said.append(f"{name} in round {merge.rank + 1:,} ({shown(t, merge.id)})")
+            continue
+        never[name] = "mixed" if name in touched else "unmerged"
+        said.append(f"{name} in none: its characters are each merged only with others'" if name in touched
+                    else f"{name} in none: none of its characters is in a merged token")
     k = max([firsts[name].rank + 1 for name in scripts if name in firsts] or [1])
     return Step("scripts", "Several scripts", f"The corpus mixes {len(scripts)} scripts. The first merge of each: "
-                f"{'; '.join(said)}.", k,
-                facts={"round": k, "firsts": {name: firsts[name].id if name in firsts else None for name in scripts}})
+                f"{'; '.join(said)}.", k, facts={"round": k, "never": never,
+                                                 "firsts": {name: firsts[name].id if name in firsts else None
+                                                            for name in scripts}})
 
 
 def _difference(a: Training, b: Training) -> Step | None:
