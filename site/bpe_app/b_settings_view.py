@@ -14,7 +14,7 @@ from bpe.presets import PRESETS
 
 from .settings_view import option_widgets
 from .state.inputs import B
-from .styles import html_pane
+from .styles import html_pane, light_button
 
 
 def suggestion_html(preset: str) -> str:
@@ -57,9 +57,9 @@ class BSettingsView(pn.viewable.Viewer):
         state = self._state
         if not state.compare_b or self.body.objects:
             return
-        suggest = pn.widgets.Button(name="↺ B from A, as the preset suggests", css_classes=["b-suggested"],
-                                    button_type="light", sizing_mode="stretch_width",
-                                    description="B's settings as A's are now, changed as the preset suggests.")
+        suggest = light_button(name="↺ B from A, as the preset suggests", css_classes=["b-suggested"],
+                               sizing_mode="stretch_width",
+                               description="B's settings as A's are now, changed as the preset suggests.")
         suggest.on_click(lambda event: state.param.update(state.b_from_a()))
         self.body.objects = [html_pane(pn.bind(suggestion_html, state.param.preset), margin=(0, 10)), suggest,
                              *option_widgets(state, B)]

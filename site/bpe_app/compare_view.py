@@ -23,7 +23,7 @@ from .panes.encoding import counts_table, side_rows, tokens_html
 from .panes.piece_stepper import piece_stepper_html
 from .state import COMPARISONS
 from .state.real_tokenizers import selected
-from .styles import html_pane
+from .styles import file_input, html_pane
 
 #: The largest tokenizer file the page takes.
 UPLOAD_LIMIT = size_words(MAX_BYTES)
@@ -91,9 +91,8 @@ class CompareView(pn.viewable.Viewer):
     def __init__(self, state, **params):
         super().__init__(**params)
         p = state.param
-        upload = pn.widgets.FileInput(accept=".json,.tiktoken,.zip,application/json", multiple=False,
-                                      name="Upload a tokenizer file", css_classes=["tokenizer-upload"],
-                                      sizing_mode="stretch_width")
+        upload = file_input(accept=".json,.tiktoken,.zip,application/json", multiple=False,
+                            name="Upload a tokenizer file", css_classes=["tokenizer-upload"], sizing_mode="stretch_width")
         split = pn.widgets.Select(name="A rank file's split", options=list(PRETOKENIZER.names), value="gpt2",
                                   css_classes=["rank-split"], width=140,
                                   description="A .tiktoken rank file holds no split pattern: this one cuts the text.")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import panel as pn
 
 from .state.documents import MAX_CORPUS_BYTES, megabytes
-from .styles import html_pane
+from .styles import html_pane, light_button
 
 #: The longest corpus shown in the text box without asking.
 EDITOR_CHARS = 100_000
@@ -40,9 +40,9 @@ class CorpusEditor(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             description=f"Edit freely, then click outside the box to retrain. At most {megabytes(MAX_CORPUS_BYTES)}.")
         self.note = html_pane("", margin=(0, 10), css_classes=["corpus-long"])
-        self.show = pn.widgets.Button(name="Show the text in the editor", button_type="light",
-                                       css_classes=["corpus-show"], sizing_mode="stretch_width",
-                                       description="Put the whole corpus in the text box, to read or edit it there.")
+        self.show = light_button(name="Show the text in the editor", css_classes=["corpus-show"],
+                                 sizing_mode="stretch_width",
+                                 description="Put the whole corpus in the text box, to read or edit it there.")
         self.show.on_click(self._ask)
         self.box.param.watch(self._edited, "value")
         state.param.watch(self._changed, "corpus_text")

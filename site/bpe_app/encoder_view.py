@@ -5,7 +5,7 @@ import panel as pn
 import param
 
 from .panes.encoding import EXAMPLES, b_encoding_html, encoding_html
-from .styles import html_pane
+from .styles import html_pane, light_button
 
 
 class EncoderView(pn.viewable.Viewer):
@@ -21,7 +21,7 @@ class EncoderView(pn.viewable.Viewer):
         )
         self._input.param.watch(lambda event: setattr(state, "encode_text", event.new or ""), "value_input")
         state.param.watch(self._show_text, "encode_text")
-        buttons = [pn.widgets.Button(name=label, button_type="light", margin=(2, 3), css_classes=["bpe-example"])
+        buttons = [light_button(name=label, margin=(2, 3), css_classes=["bpe-example"])
                    for label, _ in EXAMPLES]
         for button, (_, text) in zip(buttons, EXAMPLES):
             button.on_click(lambda event, text=text: self._input.param.update(value=text, value_input=text))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from .styles import html_pane
+from .styles import html_pane, light_button
 
 
 def progress_html(busy: bool, training_now: bool, progress: tuple[int, int, float]) -> str:
@@ -35,9 +35,8 @@ class ProgressView(pn.viewable.Viewer):
         p = state.param
         spinner = pn.indicators.LoadingSpinner(value=p.busy, visible=p.busy, size=22, align="center",
                                                name="training…")
-        cancel = pn.widgets.Button(name="cancel", css_classes=["cancel-training"], visible=p.training_now,
-                                   button_type="light", align="center",
-                                   description="Stop this training and keep showing the last finished one.")
+        cancel = light_button(name="cancel", css_classes=["cancel-training"], visible=p.training_now, align="center",
+                              description="Stop this training and keep showing the last finished one.")
         cancel.on_click(lambda event: state.cancel())
         self._layout = pn.Row(spinner, html_pane(pn.bind(progress_html, p.busy, p.training_now, p.progress),
                                                  sizing_mode=None, align="center"), cancel, align="center")

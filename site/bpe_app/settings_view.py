@@ -12,7 +12,7 @@ from .corpus_editor import CorpusEditor
 from .state import TRAINING_INPUTS
 from .state.documents import MAX_CORPUS_BYTES, megabytes
 from .state.inputs import preset_inputs
-from .styles import html_pane
+from .styles import file_input, html_pane, light_button
 
 
 #: The options whose help the settings show on hover.
@@ -118,8 +118,8 @@ class SettingsView(pn.viewable.Viewer):
     def __init__(self, state, **params):
         super().__init__(**params)
         p, widgets = state.param, pn.widgets
-        upload = widgets.FileInput(accept=".txt,.md,.csv,.tsv,.json,.py,text/plain", multiple=False,
-                                   sizing_mode="stretch_width", name="Upload a corpus")
+        upload = file_input(accept=".txt,.md,.csv,.tsv,.json,.py,text/plain", multiple=False,
+                            sizing_mode="stretch_width", name="Upload a corpus")
         clearing = []  # set while the chooser is emptied for a preset: that is no upload
         handled = {}  # the contents handled last, and the name they were handled under
 
@@ -145,9 +145,9 @@ class SettingsView(pn.viewable.Viewer):
         upload.param.watch(renamed, "filename")
         state.param.watch(preset_loaded, "preset")
         edited = pn.bind(lambda *inputs: state.edited, p.preset, *[p[name] for name in TRAINING_INPUTS])
-        reload = widgets.Button(name="↺ back to the preset", css_classes=["reload-preset"], button_type="light",
-                                visible=edited, sizing_mode="stretch_width",
-                                description="Undo every edit: the preset's own corpus and settings.")
+        reload = light_button(name="↺ back to the preset", css_classes=["reload-preset"], visible=edited,
+                              sizing_mode="stretch_width",
+                              description="Undo every edit: the preset's own corpus and settings.")
         reload.on_click(lambda event: state.reload_preset())
         self._layout = pn.Column(
             preset_menu(state),

@@ -11,7 +11,7 @@ import panel as pn
 from bpe.explain import tours
 
 from .state import tour as guide
-from .styles import html_pane
+from .styles import html_pane, light_button
 
 
 def seed_for(preset: str) -> str:
@@ -26,8 +26,7 @@ class TourButtons(pn.viewable.Viewer):
         super().__init__(**params)
         take = pn.widgets.Button(name="Take the tour", button_type="primary", css_classes=["tour-open"],
                                  align="center", margin=(4, 6))
-        story = pn.widgets.Button(name="Tour this corpus", button_type="light", css_classes=["tour-corpus"],
-                                  align="center", margin=(4, 6))
+        story = light_button(name="Tour this corpus", css_classes=["tour-corpus"], align="center", margin=(4, 6))
         take.on_click(lambda _: guide.open_tour(state, seed_for(state.preset)))
         story.on_click(lambda _: guide.open_tour(state, guide.CORPUS))
         self._layout = pn.Row(take, story, margin=0, align="center")

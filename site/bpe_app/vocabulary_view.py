@@ -21,7 +21,7 @@ from .difference_view import B_VOCAB
 from .panes.chips import token_chip
 from .panes.wording import plural
 from .state import COMPARISONS
-from .styles import html_pane
+from .styles import html_pane, light_button
 
 #: Rows on one page.
 PAGE_ROWS = 50
@@ -135,8 +135,8 @@ class VocabularyView(pn.viewable.Viewer):
         source = pn.widgets.Select(name="Vocabulary of", options=SOURCES, value=state.vocab_source,
                                    css_classes=["vocab-source"], sizing_mode="stretch_width")
         source.link(state, value="vocab_source")
-        previous = pn.widgets.Button(name="◀ previous page", css_classes=["vocab-previous"], button_type="light")
-        following = pn.widgets.Button(name="next page ▶", css_classes=["vocab-next"], button_type="light")
+        previous = light_button(name="◀ previous page", css_classes=["vocab-previous"])
+        following = light_button(name="next page ▶", css_classes=["vocab-next"])
         previous.on_click(lambda event: state.param.update(vocab_page=max(state.vocab_page - 1, 0)))
         following.on_click(lambda event: state.param.update(vocab_page=min(state.vocab_page + 1, page_count(state) - 1)))
         table = html_pane(pn.bind(vocabulary_html, p.training, p.round, p.reference, p.vocab_source, p.vocab_query,

@@ -174,6 +174,21 @@ def copy_static(out: Path, html: str, panel_version: str, bokeh_version: str) ->
         elif source.is_file():
             (target_dist / item).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target_dist / item)
+    theme_follows_system(target_dist / "bundled" / "theme")
+
+
+def theme_follows_system(themes: Path) -> None:
+    """Panel's light theme, with its dark theme under the system's dark mode.
+
+    The prerendered page, which the first screen answers on, is drawn with the light theme; the
+    worker builds the app with the dark one when the system is dark. A theme file is Panel's
+    colours as CSS variables, so the light one holding the dark one's for `prefers-color-scheme:
+    dark` draws the first screen's inputs, selects and buttons dark from the start, as the app
+    draws them after the hand-over: no light widgets, no flash."""
+    light, dark = themes / "default.css", themes / "dark.css"
+    if not light.is_file() or not dark.is_file() or ":root" not in dark.read_text():
+        raise SystemExit(f"Panel's themes are not where the build expects them: {light}, {dark}")
+    light.write_text(f"{light.read_text()}\n@media (prefers-color-scheme: dark) {{\n{dark.read_text()}}}\n")
 
 
 def app_archive() -> bytes:
