@@ -85,9 +85,15 @@ def test_specials(pair):
     ours, theirs = pair
     text = "a<|endoftext|>b <|endofprompt|>"
     assert ours.encode(text, allowed_special="all") == theirs.encode(text, allowed_special="all")
-    assert ours.encode(text, allowed_special={"<|endoftext|>"}) == theirs.encode(
+    assert ours.encode(text, allowed_special={"<|endoftext|>"}, disallowed_special=()) == theirs.encode(
         text, allowed_special={"<|endoftext|>"}, disallowed_special=())
-    assert ours.encode(text) == theirs.encode_ordinary(text)  # plain text unless allowed
+    assert ours.encode(text, disallowed_special=()) == theirs.encode_ordinary(text)  # plain text when not disallowed
+    assert ours.encode_ordinary(text) == theirs.encode_ordinary(text)
+    if "<|endoftext|>" in ours.special_tokens:  # refused by default, as tiktoken refuses it
+        with pytest.raises(ValueError, match="<\\|endoftext\\|>"):
+            theirs.encode(text)
+        with pytest.raises(ValueError, match="'<\\|endoftext\\|>' at character 1"):
+            ours.encode(text)
     assert ours.decode(ours.encode(text, allowed_special="all")) == text
     assert ours.n_vocab == theirs.n_vocab
 
@@ -161,3 +167,36 @@ def test_the_heap_merge_equals_the_rescan(data):
 
     get = enc.ranks.get
     assert ranks._bounds_by_heap(piece, get) == ranks._bounds_by_rescan(piece, get)
+
+
+#: How a caller can treat special tokens' text: tiktoken's defaults, all allowed, one allowed and
+#: the rest plain, none disallowed, one disallowed and the rest plain.
+SPECIAL_OPTIONS = [{}, {"allowed_special": "all"}, {"allowed_special": {"<|endoftext|>"}, "disallowed_special": ()},
+                   {"disallowed_special": ()}, {"disallowed_special": {"<|endoftext|>"}},
+                   {"allowed_special": {"<|endoftext|>"}}]
+
+
+def encoded_or_refused(encode, text: str, options: dict):
+    """The ids, or ("refused", token) for the special token whose text was refused."""
+    try:
+        return encode(text, **options)
+    except ValueError as error:
+        return "refused", next(token for token in sorted(SPECIALS_ALL, key=len, reverse=True) if repr(token) in str(error))
+
+
+SPECIALS_ALL = sorted({token for name in ("cl100k_base", "o200k_base") for token in real.SPECS[name]["special_tokens"]})
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(["cl100k_base", "o200k_base"]),
+       parts=st.lists(st.sampled_from(TRICKY[:-2]) | ASSIGNED | st.sampled_from(SPECIALS_ALL + ["<|", "|>"]),
+                      max_size=30),
+       options=st.sampled_from(SPECIAL_OPTIONS))
+def test_special_tokens_in_text_as_tiktoken_treats_them(name, parts, options):
+    """Specials at random places: the same ids as tiktoken's encode, or refused for the same token."""
+    ours = real.load(name)
+    spec = real.SPECS[name]
+    theirs = tiktoken.Encoding(name=name, pat_str=spec["pat_str"], special_tokens=spec["special_tokens"],
+                               mergeable_ranks=ours.ranks)
+    text = "".join(parts)
+    assert encoded_or_refused(ours.encode, text, options) == encoded_or_refused(theirs.encode, text, options)

@@ -11,6 +11,7 @@ import re
 import unicodedata
 
 from ..encoding.ranks import byte_pair_merge
+from ..errors import UserInputError
 from ..text.dialect import python_pattern
 
 #: Distinct chunks remembered before the cache starts over.
@@ -73,16 +74,30 @@ class Encoding:
             out.extend(chunk(piece))
         return out
 
-    def encode(self, text: str, allowed_special: set[str] | str = frozenset()) -> list[int]:
-        """Token ids. Special tokens named in `allowed_special` ("all" for every one) are
-        matched in the text; any other special token's text is plain text. (tiktoken's
-        `encode` raises on a special token it was not allowed; this encodes it as text.)"""
+    def encode(self, text: str, allowed_special: set[str] | str = frozenset(),
+               disallowed_special: set[str] | str = "all") -> list[int]:
+        """Token ids, with tiktoken's rules for special tokens' text in `text`: those named in
+        `allowed_special` ("all" for every one) become their ids; those in `disallowed_special`
+        ("all": every special not allowed) are refused with `DisallowedSpecial`, which names the
+        token and where it is; any other is plain text. `encode_ordinary` never looks for them.
+
+        >>> enc = Encoding("tiny", r"[^<]+|<", [bytes([i]) for i in range(256)], {"<end>": 256})
+        >>> enc.encode("a<end>", allowed_special="all"), enc.encode("a<end>", disallowed_special=())
+        ([97, 256], [97, 60, 101, 110, 100, 62])
+        >>> enc.encode("a<end>")
+        Traceback (most recent call last):
+        ...
+        bpe.real.encoding.DisallowedSpecial: the text holds the special token '<end>' at character 1: allow it (allowed_special) to encode it as its id, or leave it out of disallowed_special to encode it as plain text
+        """
         allowed = set(self.special_tokens) if allowed_special == "all" else set(allowed_special) & set(self.special_tokens)
+        disallowed = set(self.special_tokens) - allowed if disallowed_special == "all" else set(disallowed_special)
+        found = _find_special(text, disallowed)
+        if found:
+            raise DisallowedSpecial(*found)
         if not allowed:  # a name this tokenizer has no special for is no special here, as in tiktoken
             return self.encode_ordinary(text)
         out = []
-        alternatives = "|".join(map(re.escape, sorted(allowed, key=len, reverse=True)))
-        for i, part in enumerate(re.split(f"({alternatives})", text)):
+        for i, part in enumerate(re.split(f"({_alternatives(allowed)})", text)):
             out.extend([self.special_tokens[part]] if i % 2 else self.encode_ordinary(part))
         return out
 
@@ -102,6 +117,28 @@ class Encoding:
     def token_texts(self, text: str) -> list[tuple[int, str]]:
         """(id, text) for each token; bytes that are not UTF-8 on their own are written \\xNN."""
         return [(i, self.tokens[i].decode("utf-8", "backslashreplace")) for i in self.encode_ordinary(text)]
+
+
+class DisallowedSpecial(UserInputError, ValueError):
+    """A special token's text in a text to encode, which the caller did not allow (tiktoken's
+    ValueError): the message names the token and the character where it starts."""
+
+    def __init__(self, token: str, offset: int):
+        self.token, self.offset = token, offset
+        super().__init__(f"the text holds the special token {token!r} at character {offset}: allow it "
+                         "(allowed_special) to encode it as its id, or leave it out of disallowed_special "
+                         "to encode it as plain text")
+
+
+def _alternatives(tokens) -> str:
+    """A pattern matching any of `tokens`, the longest first (as tiktoken's special-token regex)."""
+    return "|".join(map(re.escape, sorted(tokens, key=len, reverse=True)))
+
+
+def _find_special(text: str, tokens) -> tuple[str, int] | None:
+    """The first of `tokens` in `text` and where it starts, or None."""
+    match = re.search(_alternatives(tokens), text) if tokens else None
+    return (match.group(), match.start()) if match else None
 
 
 def _clean(text: str) -> str:

@@ -235,10 +235,6 @@ class SentencePieceBPE(Encoding):
         self._cache[text] = tuple(out)
         return out
 
-    def encode(self, text: str, allowed_special: set[str] | str = frozenset()) -> list[int]:
-        """As `encode_ordinary`: sentencepiece never matches a control piece's text in the input."""
-        return self.encode_ordinary(text)
-
     def token_bytes(self, token_id: int) -> bytes:
         if not 0 <= token_id < len(self.tokens):
             raise ValueError(f"{token_id!r} is not a token id of {self.name}")
