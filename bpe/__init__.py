@@ -29,7 +29,7 @@ _MODULES = {
     "files": "io.files", "pretokenize": "encoding.pretokenize",
 }
 
-__all__ = sorted({*_HOMES, *_MODULES, "formats", "options", "presets", "real", "settings"})
+__all__ = sorted({*_HOMES, *_MODULES, "chat", "formats", "options", "presets", "real", "settings"})
 
 
 def __getattr__(name: str):

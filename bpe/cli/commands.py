@@ -171,6 +171,31 @@ def command_decode(args: argparse.Namespace) -> None:
         sys.stdout.write(saved.tokenizer.decode(args.ids) + "\n")
 
 
+def command_chat(args: argparse.Namespace) -> None:
+    """A conversation (a JSON list of messages) rendered with a real tokenizer's chat format."""
+    from .. import chat, real
+
+    if args.tokenizer not in real.NAMES:
+        raise UserError(f"unknown tokenizer {args.tokenizer!r}: the real tokenizers are {', '.join(real.NAMES)}")
+    text = textio.read_stdin() if args.file == "-" else textio.read_text(args.file)
+    told = chat.chat(real.load(args.tokenizer), chat.read_messages(text))
+    pieces = chat_pieces(real.load(args.tokenizer), told)
+    if args.json:
+        print(json.dumps({"ids": told.ids, "count": told.count, "pieces": pieces, "per_message": told.per_message,
+                          "format": told.format}, ensure_ascii=False))
+        return
+    print(f"{told.count:,} tokens ({told.format}); per message: {', '.join(map(str, told.per_message))}")
+    if told.note:
+        print(told.note)
+    print(" ".join(map(str, told.ids)))
+
+
+def chat_pieces(encoding, told) -> list[str]:
+    """Each id's text: a special's name, or the token's bytes as text (broken UTF-8 as \\xNN)."""
+    return [part.text if part.special else encoding.token_bytes(i).decode("utf-8", "backslashreplace")
+            for part in told.parts for i in part.ids]
+
+
 def command_presets(args: argparse.Namespace) -> None:
     from ..presets import PRESETS
 

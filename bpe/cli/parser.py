@@ -22,7 +22,8 @@ def _choice(parser: argparse.ArgumentParser, option: Option, **more) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python3 -m bpe", description="Train and use byte pair encoding tokenizers.")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_train_parser, _count_parser, _encode_parser, _decode_parser, _presets_parser, _export_parser, _import_parser):
+    for add in (_train_parser, _count_parser, _encode_parser, _decode_parser, _chat_parser, _presets_parser,
+                _export_parser, _import_parser):
         add(subparsers)
     return parser
 
@@ -89,6 +90,15 @@ def _decode_parser(subparsers) -> None:
     d.add_argument("--tokenizer", required=True, metavar="TOKENIZER.json")
     d.add_argument("ids", nargs="+", type=int, metavar="ID")
     d.set_defaults(handler=commands.command_decode)
+
+
+def _chat_parser(subparsers) -> None:
+    c = subparsers.add_parser("chat", help="count a conversation as a real tokenizer's model sees it (its chat format)")
+    c.add_argument("--tokenizer", required=True, metavar="NAME", help="a real tokenizer with a chat format: "
+                   "tekken, mistral_v3, mistral_v1, cl100k_base, o200k_base, dolma2")
+    c.add_argument("--json", action="store_true", help='print {"ids": [...], "count": N, "pieces": [...], ...}')
+    c.add_argument("file", metavar="FILE", help='a JSON list of {"role": ..., "content": ...}; - for standard input')
+    c.set_defaults(handler=commands.command_chat)
 
 
 def _presets_parser(subparsers) -> None:

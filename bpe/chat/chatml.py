@@ -1,0 +1,39 @@
+"""ChatML as OpenAI's published counting recipe counts it (the cookbook's
+`num_tokens_from_messages` for the gpt-3.5-turbo and gpt-4 family): each message is
+`<|im_start|>`, its role, `<|im_sep|>`, its content and `<|im_end|>` (3 tokens, plus the role's
+and the content's), and the reply is primed with `<|im_start|>assistant<|im_sep|>` (3 more).
+Role and content are encoded as the recipe encodes them, with tiktoken's `encode`: a special
+token's text in a message is refused.
+
+The three specials are not among tiktoken's own cl100k_base and o200k_base specials; their ids
+are those tools that render ChatML give them: 100264 and 100265 as tiktoken's README extends
+cl100k_base (`cl100k_im`), and gpt-tokenizer 4.0.0's for the rest (OpenAI publishes none for
+o200k_base). The count does not depend on them.
+
+>>> from bpe import real
+>>> from .messages import Message
+>>> parts = render(real.load("o200k_base"), [Message("user", "Hi")])
+>>> [part.ids for part in parts][:4]
+[(200003,), (1428,), (200005,), (12194,)]
+"""
+from __future__ import annotations
+
+from .messages import Message
+from .parts import Part, special, text
+
+#: The ChatML specials' ids, per tokenizer.
+IDS = {
+    "cl100k_base": {"<|im_start|>": 100264, "<|im_end|>": 100265, "<|im_sep|>": 100266},
+    "o200k_base": {"<|im_start|>": 200003, "<|im_end|>": 200004, "<|im_sep|>": 200005},
+}
+
+
+def render(encoding, messages: list[Message]) -> list[Part]:
+    ids = IDS[encoding.name]
+    parts = []
+    for index, message in enumerate(messages):
+        parts += [special(encoding, "<|im_start|>", index, ids), text(encoding, message.role, index, allowed_special=frozenset()),
+                  special(encoding, "<|im_sep|>", index, ids), text(encoding, message.content, index, allowed_special=frozenset()),
+                  special(encoding, "<|im_end|>", index, ids)]
+    return parts + [special(encoding, "<|im_start|>", None, ids), text(encoding, "assistant", None, allowed_special=frozenset()),
+                    special(encoding, "<|im_sep|>", None, ids)]

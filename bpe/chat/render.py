@@ -1,0 +1,79 @@
+"""A conversation rendered with a tokenizer's chat format: the parts, the ids, the count, and
+each message's share of it.
+
+>>> from bpe import real
+>>> from .messages import Message
+>>> told = chat(real.load("tekken"), [Message("system", "Be terse."), Message("user", "Hi")])
+>>> told.ids, told.per_message, told.note
+([1, 3, 5934, 24166, 1338, 37133, 4], [0, 6], 'Mistral puts the system prompt before the last user message: its tokens are counted there.')
+"""
+from __future__ import annotations
+
+from ..errors import UserInputError
+from ..record import Record
+from . import chatml, mistral, olmo
+from .messages import Message
+from .parts import Part
+
+#: Each real tokenizer with a chat format: its renderer, a label, and where the format comes from.
+FORMATS = {
+    "tekken": (lambda enc, messages: mistral.render(enc, messages, 3), "Mistral v3 (Tekken)",
+               "mistral_common 1.13.1, encode_chat_completion"),
+    "mistral_v3": (lambda enc, messages: mistral.render(enc, messages, 3), "Mistral v3",
+                   "mistral_common 1.13.1, encode_chat_completion"),
+    "mistral_v1": (lambda enc, messages: mistral.render(enc, messages, 1), "Mistral v1",
+                   "mistral_common 1.13.1, encode_chat_completion"),
+    "cl100k_base": (chatml.render, "ChatML", "OpenAI's counting recipe (num_tokens_from_messages)"),
+    "o200k_base": (chatml.render, "ChatML", "OpenAI's counting recipe (num_tokens_from_messages)"),
+    "dolma2": (olmo.render, "OLMo 2 Instruct", "OLMo 2 Instruct's chat_template, encoded as tokenizers does"),
+}
+#: What a count says about a system prompt a format moves.
+NOTES = {1: "Mistral v1 puts the system prompt before the first user message: its tokens are counted there.",
+         3: "Mistral puts the system prompt before the last user message: its tokens are counted there."}
+
+
+class NoChatFormat(UserInputError):
+    """A tokenizer with no chat format here."""
+
+
+class Chat(Record):
+    tokenizer: str
+    format: str  # the format's label
+    parts: list
+    messages: int  # how many messages were given (each has a count, maybe 0)
+    note: str = ""
+
+    @property
+    def ids(self) -> list[int]:
+        return [i for part in self.parts for i in part.ids]
+
+    @property
+    def count(self) -> int:
+        return len(self.ids)
+
+    @property
+    def per_message(self) -> list[int]:
+        """Each message's tokens, its template tokens included; the template's own ones are in no message."""
+        counts = [0] * self.messages
+        for part in self.parts:
+            if part.message is not None:
+                counts[part.message] += len(part.ids)
+        return counts
+
+
+def chat_format(name: str) -> str | None:
+    """The label of `name`'s chat format, or None when it has none."""
+    return FORMATS[name][1] if name in FORMATS else None
+
+
+def chat(encoding, messages: list[Message]) -> Chat:
+    """`messages` rendered with `encoding`'s chat format (a `bpe.real` tokenizer), or NoChatFormat."""
+    name = getattr(encoding, "name", "")
+    if name not in FORMATS:
+        raise NoChatFormat(f"{getattr(encoding, 'label', name) or 'this tokenizer'} has no chat format here: "
+                           f"the ones with one are {', '.join(FORMATS)}")
+    render, label, _ = FORMATS[name]
+    parts: list[Part] = render(encoding, messages)
+    version = 1 if name == "mistral_v1" else 3
+    moved = name in ("tekken", "mistral_v3", "mistral_v1") and any(m.role == "system" and m.content for m in messages)
+    return Chat(name, label, parts, len(messages), NOTES[version] if moved else "")
