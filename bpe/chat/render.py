@@ -17,7 +17,7 @@ from .parts import Part
 
 #: Each real tokenizer with a chat format: its renderer, a label, and where the format comes from.
 FORMATS = {
-    "tekken": (lambda enc, messages: mistral.render(enc, messages, 3), "Mistral v3 (Tekken)",
+    "tekken": (lambda enc, messages: mistral.render(enc, messages, 3), "Mistral v3",
                "mistral_common 1.13.1, encode_chat_completion"),
     "mistral_v3": (lambda enc, messages: mistral.render(enc, messages, 3), "Mistral v3",
                    "mistral_common 1.13.1, encode_chat_completion"),

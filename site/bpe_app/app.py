@@ -10,6 +10,7 @@ from .actions import Actions
 from .b_settings_view import BSettingsView
 from .candidates_view import CandidatesView
 from .chart_view import ChartView
+from .chat_view import ChatView
 from .compare_view import CompareView
 from .corpus_view import CorpusView
 from .difference_view import DifferenceView
@@ -101,6 +102,7 @@ class App(pn.viewable.Viewer):
             ),
             ChartView(state),
             heading("Cost across languages"), LanguagesView(state),
+            heading("Chat: a conversation as the model sees it"), ChatView(state),
             heading("Vocabulary"), VocabularyView(state),
             InspectorView(state), TourView(state),
             css_classes=["bpe-main"], sizing_mode="stretch_width",

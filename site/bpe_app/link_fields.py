@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
+import json
 import re
 
 import param
@@ -31,6 +32,8 @@ CORPUS_LIMIT = 2000
 TEXT_LIMIT = 500
 #: The longest list of ids a link holds, in characters (a few hundred ids).
 IDS_LIMIT = 2000
+#: The longest conversation a link holds, in characters of its JSON.
+CHAT_LIMIT = 2000
 #: The largest number any setting or the round may be (bpe's largest vocabulary).
 NUMBER_LIMIT = MAX_VOCAB
 
@@ -130,19 +133,55 @@ class Ids(Text):
         return value
 
 
-def _base64_text(word: str, limit: int) -> str:
+def _base64_text(word: str, limit: int, what: str = "corpus") -> str:
     if len(word) > 4 * (4 * limit + 2) // 3 + 2:  # more bytes than `limit` 4-byte characters
-        raise LinkError(f"its corpus is over {limit:,} characters long, the most a link holds")
+        raise LinkError(f"its {what} is over {limit:,} characters long, the most a link holds")
     if not _BASE64URL.fullmatch(word):
-        raise LinkError("its corpus is not base64url (letters, digits, - and _)")
+        raise LinkError(f"its {what} is not base64url (letters, digits, - and _)")
     try:
         data = base64.urlsafe_b64decode(word.rstrip("=") + "=" * (-len(word.rstrip("=")) % 4))
     except (binascii.Error, ValueError):
-        raise LinkError("its corpus is cut short (base64url that does not decode)") from None
+        raise LinkError(f"its {what} is cut short (base64url that does not decode)") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise LinkError(f"its corpus is not UTF-8 text (byte {error.start} is 0x{data[error.start]:02X})") from None
+        raise LinkError(f"its {what} is not UTF-8 text (byte {error.start} is 0x{data[error.start]:02X})") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class Conversation:
+    """The chat box's messages: base64url of their JSON, each message checked as `bpe chat` checks it.
+
+    >>> field = Conversation("chat_messages", "chat")
+    >>> field.read(field.write([{"role": "user", "content": "Hi ☕"}]))
+    [{'role': 'user', 'content': 'Hi ☕'}]
+    """
+    input: str
+    key: str
+    limit: int = CHAT_LIMIT
+    what: str = "the conversation"
+
+    @staticmethod
+    def text(messages: list[dict]) -> str:
+        return json.dumps(messages, ensure_ascii=False, separators=(",", ":"))
+
+    def write(self, messages: list[dict]) -> str:
+        return base64.urlsafe_b64encode(self.text(messages).encode("utf-8")).decode("ascii").rstrip("=")
+
+    def read(self, word: str) -> list[dict]:
+        from bpe import chat
+
+        text = _base64_text(word, self.limit, "conversation")
+        if len(text) > self.limit:
+            raise LinkError(f"its conversation is {len(text):,} characters long, and a link holds at most {self.limit:,}")
+        try:
+            messages = chat.messages_from(json.loads(text))
+        except (ValueError, chat.ChatError) as error:  # not JSON, or a message that is not one
+            raise LinkError(f"its conversation is not a list of messages ({str(error).rstrip('.')})") from None
+        found = next((problem(m.content) for m in messages if problem(m.content)), "")
+        if found:
+            raise LinkError(f"its conversation holds {found}")
+        return [m.as_dict() for m in messages]
 
 
 #: Each option whose value a link writes by the registry's word for it; the page holds the
@@ -151,13 +190,13 @@ _OPTIONS = {"alphabet": ALPHABET, "pretokenizer": PRETOKENIZER, "tie": TIE, "spe
 _LABELLED = {"split": DOCUMENTS, "budget": BUDGET}
 #: Inputs whose name in a link is shorter than the input's.
 _KEYS = {"corpus_text": "corpus", "budget_size": "size", "encode_text": "text", "compare_b": "b", "tour_step": "step",
-         "decode_ids": "ids"}
+         "decode_ids": "ids", "chat_messages": "chat"}
 _TEXTS = {"corpus_text": (CORPUS_LIMIT, "the corpus", True), "encode_text": (TEXT_LIMIT, "the encoded text", False),
           "decode_ids": (IDS_LIMIT, "the decoded ids", False)}
 #: The inputs a link holds, in the order links write them.
 SHARED = ("preset", "corpus_text", "split", "alphabet", "pretokenizer", "tie", "specials", "min_frequency",
           "budget", "budget_size", "round", "encode_text", "compare", "compare_b", *B_INPUTS, "tour", "tour_step",
-          "decode_ids")
+          "decode_ids", "chat_with", "chat_messages")
 #: A yes-or-no input's words in a link.
 FLAG = {False: "0", True: "1"}
 
@@ -187,6 +226,8 @@ def _field(name: str):
         return Choice(name, key, _words(name, declared))
     if isinstance(declared, param.Integer):
         return Number(name, key)
+    if isinstance(declared, param.List):
+        return Conversation(name, key)
     return (Ids if name == "decode_ids" else Text)(name, key, *_TEXTS[name])
 
 

@@ -28,7 +28,8 @@ KEYS = {name: field.key for name, field in FIELDS.items()}
 #: The longest query read at all: room for the corpus and the text, even as 4-byte characters.
 QUERY_LIMIT = 20_000
 _DEFAULTS = {name: AppState.param[name].default
-             for name in ("round", "encode_text", "compare", "compare_b", "tour", "tour_step", "decode_ids")}
+             for name in ("round", "encode_text", "compare", "compare_b", "tour", "tour_step", "decode_ids",
+                          "chat_with", "chat_messages")}
 #: What `left_out` calls an uploaded tokenizer file.
 _UPLOADED = "the uploaded tokenizer file (a link cannot hold a file)"
 
@@ -71,6 +72,14 @@ def _unsharable(state) -> dict[str, str]:
             out[name] = f"a link holds at most {limit:,} characters of it"
         elif value != base[name] and problem(value):
             out[name] = f"it holds {problem(value)}"
+    field = FIELDS["chat_messages"]
+    if state.chat_messages != base["chat_messages"]:
+        length = len(field.text(state.chat_messages))
+        found = next((problem(m["content"]) for m in state.chat_messages if problem(m["content"])), "")
+        if length > field.limit:
+            out["chat_messages"] = f"a link holds at most {field.limit:,} characters of it"
+        elif found:
+            out["chat_messages"] = f"it holds {found}"
     if state.compare == UPLOAD:
         out["compare"] = _UPLOADED
     return out

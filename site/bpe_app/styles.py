@@ -36,6 +36,7 @@ STYLESHEET = """
   background: hsl(var(--h) var(--bpe-chip-s) var(--bpe-chip-l)); border: 1px solid hsl(var(--h) 45% var(--bpe-chip-border-l));
 }
 .bpe-chip.bpe-new { outline: 2px solid var(--bpe-accent); outline-offset: 1px; font-weight: 600; }
+.bpe-chip.bpe-special { background: var(--bpe-subtle); border: 1px solid var(--bpe-focus); color: var(--bpe-focus); font-weight: 600; }
 .bpe-chip.bpe-unknown { background: var(--bpe-subtle); border: 1px dashed var(--bpe-mark); color: var(--bpe-muted); }
 .bpe-ws { color: var(--bpe-mark); }
 .bpe-hex { font-size: 11px; color: var(--bpe-hexc); letter-spacing: -0.02em; }

@@ -10,6 +10,7 @@ training and the selected round out.
 | `Upload` | upload.py | the tokenizer file the person uploaded |
 | `Reading` | reading.py | the round, the encoder's text and stepper, the inspector, the vocabulary table |
 | `Tour` | tour.py | the tour open and its step |
+| `Chat` | chat.py | the chat box's conversation and the tokenizer counting it |
 | `Progress` | progress.py | busy, the progress of a training, scheduling, the page's message |
 
 Every view reads from an `AppState` (each only the parts it shows) and writes only to its
@@ -29,6 +30,7 @@ import param
 from bpe.options import BUDGET
 
 from . import tour as guide
+from .chat import Chat
 from .comparison import Comparison
 from .inputs import B
 from .progress import Progress
@@ -40,7 +42,7 @@ from .trainings import Trainer
 from .upload import Upload
 
 
-class AppState(SideA, SideB, Trainer, Comparison, Upload, Reading, Tour, Progress):
+class AppState(SideA, SideB, Trainer, Comparison, Upload, Reading, Tour, Chat, Progress):
     """Every part's parameters on one object, so that a view binds `state.param.NAME` whatever part
     holds it, and the watchers that join the parts."""
 
