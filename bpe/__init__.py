@@ -15,6 +15,8 @@ steps, the vocabulary table); `options`, `settings`, `presets` and `cli` sit at 
 """
 import importlib
 
+__version__ = "0.1.0"
+
 #: Each public name and the module it comes from. They are imported on first use, so that
 #: `python3 -m bpe encode` loads only what encoding needs.
 _HOMES = {

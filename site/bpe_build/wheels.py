@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import tarfile
 import tomllib
@@ -48,11 +49,20 @@ def served_apart() -> list[Path]:
     return [folder / name for name in real.data_files()] + sorted(folder.glob("LICENSE*")) + [folder / "README.md"]
 
 
+def bpe_version() -> str:
+    """bpe.__version__, read from its source (the one place the version is written), not imported."""
+    source = (ROOT / "bpe" / "__init__.py").read_text()
+    found = re.search(r'^__version__ = "([^"]+)"$', source, re.MULTILINE)
+    if not found:
+        raise SystemExit("bpe/__init__.py does not say __version__ = \"...\"")
+    return found.group(1)
+
+
 def build_bpe_wheel(out_dir: Path) -> Path:
     """The bpe wheel, from this repo's pyproject.toml (pure Python, no dependencies), without
     the files `served_apart`."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    name, version = project["name"], project["version"]
+    name, version = project["name"], bpe_version()
     package_dir = ROOT / name
     files = {str(path.relative_to(ROOT)): path.read_bytes()
              for path in sorted(package_dir.rglob("*"))
