@@ -200,3 +200,52 @@ def test_special_tokens_in_text_as_tiktoken_treats_them(name, parts, options):
                                mergeable_ranks=ours.ranks)
     text = "".join(parts)
     assert encoded_or_refused(ours.encode, text, options) == encoded_or_refused(theirs.encode, text, options)
+
+
+def run_encode(*args: str):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "bpe", "encode", *args], capture_output=True, text=True)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("flags, options", [
+    ([], {}), (["--allowed-special", "all"], {"allowed_special": "all"}),
+    (["--allowed-special", "<|endoftext|>", "--disallowed-special", "none"],
+     {"allowed_special": {"<|endoftext|>"}, "disallowed_special": ()}),
+    (["--disallowed-special", "none"], {"disallowed_special": ()}),
+])
+def test_the_command_line_encodes_specials_as_tiktoken_does(flags, options):
+    ours = real.load("cl100k_base")
+    spec = real.SPECS["cl100k_base"]
+    theirs = tiktoken.Encoding(name="cl100k_base", pat_str=spec["pat_str"], special_tokens=spec["special_tokens"],
+                               mergeable_ranks=ours.ranks)
+    text = "hi <|endoftext|> there<|fim_prefix|>"
+    code, out, err = run_encode("--tokenizer", "cl100k_base", *flags, text)
+    expected = encoded_or_refused(theirs.encode, text, options)
+    if expected[0] == "refused":
+        assert code == 2 and out == "" and err.count("\n") == 1 and repr(expected[1]) in err
+    else:
+        assert code == 0 and [int(i) for i in out.split()] == expected
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--tokenizer", "cl100k_base", "--allowed-special", "<|nope|>", "x"], "has no special token '<|nope|>'"),
+    (["--tokenizer", "nosuch", "x"], "no real tokenizer of that name"),
+    (["--tokenizer", "cl100k_base", "--rounds", "2", "x"], "--rounds is for a saved tokenizer"),
+])
+def test_the_command_line_refuses_bad_special_settings_in_one_line(args, words):
+    code, out, err = run_encode(*args)
+    assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
+
+
+def test_a_saved_tokenizer_says_the_special_flags_are_for_real_ones(tmp_path):
+    from bpe.cli import main
+
+    saved = tmp_path / "octlm.json"
+    assert main(["train", "--preset", "octlm", "--out", str(saved)]) == 0
+    code, out, err = run_encode("--tokenizer", str(saved), "--allowed-special", "all", "a <|eos|>")
+    assert code == 2 and out == "" and "are for a real tokenizer" in err
+    code, out, _ = run_encode("--tokenizer", str(saved), "a <|eos|>")  # octlm's own rule: plain text
+    assert code == 0 and "258" not in out.split()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterable, Iterator
 
@@ -148,10 +149,16 @@ def _load(path: str) -> files.Saved:
 
 
 def command_encode(args: argparse.Namespace) -> None:
-    """The text's ids: an imported file's own ids, if it was one (see `bpe.io.file_ids`)."""
+    """The text's ids: an imported file's own ids, if it was one (see `bpe.io.file_ids`); a real
+    tokenizer's, with tiktoken's rules for special tokens' text, given its name."""
+    text = textio.read_stdin() if args.text is None else textio.argument(args.text, "the text")
+    if not os.path.exists(args.tokenizer) and "/" not in args.tokenizer and not args.tokenizer.endswith(".json"):
+        return _encode_real(args, text)  # a name, not a file: bpe.real is imported only then
+    if args.allowed_special or args.disallowed_special != "all":
+        raise UserError("--allowed-special and --disallowed-special are for a real tokenizer (--tokenizer NAME): "
+                        "a saved tokenizer encodes special tokens' text as plain text, as octlm does")
     saved = _load(args.tokenizer)
     tokenizer = saved.tokenizer
-    text = textio.read_stdin() if args.text is None else textio.argument(args.text, "the text")
     if args.rounds is not None and not 0 <= args.rounds <= len(tokenizer.merges):
         raise UserError(f"--rounds must be from 0 to {len(tokenizer.merges)}, not {args.rounds}")
     pieces = (saved.file_ids.pieces(tokenizer, text, args.rounds) if saved.file_ids
@@ -160,6 +167,29 @@ def command_encode(args: argparse.Namespace) -> None:
         print(json.dumps({"ids": [i for i, _ in pieces], "pieces": [p for _, p in pieces]}, ensure_ascii=False))
     else:
         print(" ".join("?" if i is None else str(i) for i, _ in pieces))
+
+
+def _encode_real(args: argparse.Namespace, text: str) -> None:
+    from .. import real
+
+    if args.tokenizer not in real.NAMES:
+        raise UserError(f"no tokenizer file {args.tokenizer!r}, and no real tokenizer of that name: "
+                        f"the real tokenizers are {', '.join(real.NAMES)}")
+    if args.rounds is not None:
+        raise UserError("--rounds is for a saved tokenizer: a real tokenizer has all its merges")
+    encoding = real.load(args.tokenizer)
+    allowed = "all" if args.allowed_special == ["all"] else set(args.allowed_special)
+    unknown = sorted(set(args.allowed_special) - {"all"} - set(encoding.special_tokens))
+    if unknown:
+        raise UserError(f"--allowed-special: {args.tokenizer} has no special token {unknown[0]!r}")
+    ids = encoding.encode(text, allowed_special=allowed,
+                          disallowed_special="all" if args.disallowed_special == "all" else ())
+    if args.json:
+        names = {i: name for name, i in encoding.special_tokens.items()}
+        pieces = [names.get(i) or encoding.token_bytes(i).decode("utf-8", "backslashreplace") for i in ids]
+        print(json.dumps({"ids": ids, "pieces": pieces}, ensure_ascii=False))
+    else:
+        print(" ".join(map(str, ids)))
 
 
 def command_decode(args: argparse.Namespace) -> None:

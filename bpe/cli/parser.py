@@ -77,9 +77,15 @@ def _count_parser(subparsers) -> None:
 
 
 def _encode_parser(subparsers) -> None:
-    e = subparsers.add_parser("encode", help="encode TEXT (or stdin) with a saved tokenizer")
-    e.add_argument("--tokenizer", required=True, metavar="TOKENIZER.json")
+    e = subparsers.add_parser("encode", help="encode TEXT (or stdin) with a saved tokenizer or a real one")
+    e.add_argument("--tokenizer", required=True, metavar="TOKENIZER.json|NAME",
+                   help="a saved tokenizer file, or a real tokenizer's name (cl100k_base, tekken, ...)")
     e.add_argument("--rounds", type=int, metavar="K", help="use only the first K merges")
+    e.add_argument("--allowed-special", action="append", metavar="NAME", default=[],
+                   help="a real tokenizer's special token whose text becomes its id (repeatable; all: every one)")
+    e.add_argument("--disallowed-special", choices=("all", "none"), default="all",
+                   help="all (the default, as tiktoken): a special token's text that is not allowed is an "
+                        "error; none: it is plain text")
     e.add_argument("--json", action="store_true", help='print {"ids": [...], "pieces": [...]}')
     e.add_argument("text", nargs="?", metavar="TEXT")
     e.set_defaults(handler=commands.command_encode)
