@@ -258,3 +258,30 @@ def test_the_sentencepiece_stepper_joins_by_score_to_the_encoders_output():
     state.encode_text = "strawberry"
     assert state.piece_step == 0
     assert piece_stepper.piece_stepper_html(real_tokenizers.load("cl100k_base"), "x", 0) == ""
+
+
+def test_special_tokens_in_text_are_plain_text_with_a_note_until_turned_on():
+    """The toggle "special tokens in text": off, `<|endoftext|>` is plain text and one line says so;
+    on, it is its id, drawn as a chip of its own kind, and the counts follow."""
+    from bpe_app.compare_view import compare_html
+
+    state = AppState(preset="course")
+    cl100k = real.load("cl100k_base")
+    text = "hi <|endoftext|> there"
+    off = compare_html(state.training, 0, text, "cl100k_base", cl100k)
+    assert "bpe-specials-note" in off and "at character 3" in off and "bpe-special\"" not in off
+    assert f"{len(cl100k.encode_ordinary(text))}</td>" in off
+    on = compare_html(state.training, 0, text, "cl100k_base", cl100k, specials=True)
+    assert "bpe-specials-note" not in on and 'class="bpe-chip bpe-special" data-id="100257"' in on
+    assert f"{len(cl100k.encode(text, allowed_special='all'))}</td>" in on
+    assert "bpe-specials-note" not in compare_html(state.training, 0, "no specials here", "cl100k_base", cl100k)
+
+
+def test_a_link_holds_the_special_tokens_toggle():
+    from bpe_app.share import query_to_changes, state_to_query
+
+    state = AppState(preset="course")
+    assert "specials" not in state_to_query(state)
+    state.specials_in_text = True
+    changes, error = query_to_changes(state_to_query(state))
+    assert error is None and changes["specials_in_text"] is True

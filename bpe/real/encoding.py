@@ -101,6 +101,14 @@ class Encoding:
             out.extend([self.special_tokens[part]] if i % 2 else self.encode_ordinary(part))
         return out
 
+    def special_in(self, text: str) -> tuple[str, int] | None:
+        """The first of this tokenizer's special tokens whose text is in `text`, and where, or None.
+
+        >>> Encoding("tiny", r"[^<]+|<", [bytes([i]) for i in range(256)], {"<end>": 256}).special_in("ab<end>")
+        ('<end>', 2)
+        """
+        return _find_special(text, self.special_tokens)
+
     def token_bytes(self, token_id: int) -> bytes:
         if 0 <= token_id < len(self.tokens):
             return self.tokens[token_id]

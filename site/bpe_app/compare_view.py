@@ -18,7 +18,7 @@ from bpe.io.textio import size_words
 from bpe.options import PRETOKENIZER
 from bpe.real.sentencepiece import SentencePieceBPE
 
-from .panes.chips import grouped_chips, token_chip
+from .panes.chips import grouped_chips, special_chip, token_chip
 from .panes.encoding import counts_table, side_rows, tokens_html
 from .panes.piece_stepper import piece_stepper_html
 from .state import COMPARISONS
@@ -31,10 +31,28 @@ UPLOAD_LIMIT = size_words(MAX_BYTES)
 LABELS = {name: label for label, name in COMPARISONS.items()}
 
 
+def real_ids(encoding: real.Encoding, text: str, specials: bool) -> list[int]:
+    """The text's ids: special tokens' text as the specials with `specials`, else as plain text."""
+    return encoding.encode(text, allowed_special="all") if specials else encoding.encode_ordinary(text)
+
+
+def specials_note(encoding: real.Encoding, text: str, specials: bool) -> str:
+    """One line when the text holds a special token's text that is encoded as plain text."""
+    found = None if specials else encoding.special_in(text)
+    if not found:
+        return ""
+    token, offset = found
+    return (f'<div class="bpe-note bpe-specials-note">The text holds the special token {html.escape(repr(token))} '
+            f'at character {offset:,}: it is encoded as plain text. Turn on "special tokens in text" to encode '
+            f"it as its id.</div>")
+
+
 def compare_html(training: bpe.Training, rounds: int, text: str, name: str, reference: real.Encoding | None,
-                 training_b: bpe.Training | None = None, others: Sequence[real.Encoding] = ()) -> str:
+                 training_b: bpe.Training | None = None, others: Sequence[real.Encoding] = (),
+                 specials: bool = False) -> str:
     """The text's chips under the real tokenizer `name`, and the token counts of this tokenizer,
-    B if there is one, the real one and `others` (more real ones), side by side ("" for none)."""
+    B if there is one, the real one and `others` (more real ones), side by side ("" for none).
+    With `specials`, a special token's text is that special, shown as a chip of its own kind."""
     if not name and not others:
         return ""
     if name and (reference is None or reference.name != name):
@@ -42,17 +60,20 @@ def compare_html(training: bpe.Training, rounds: int, text: str, name: str, refe
     shown, rows = "", side_rows(training, rounds, text, training_b)
     if name:
         label = getattr(reference, "label", "") or LABELS[name]  # an uploaded file goes by its name
-        ids = reference.encode_ordinary(text)
-        chips = grouped_chips([token_chip(i, reference.tokens[i], vocab=name) for i in ids],
-                              [reference.tokens[i] for i in ids])
+        ids = real_ids(reference, text, specials)
+        named = {i: token for token, i in reference.special_tokens.items()} if specials else {}
+        tokens = [reference.token_bytes(i) for i in ids]
+        chips = grouped_chips([special_chip(i, named[i], "a special token written in the text") if i in named
+                               else token_chip(i, token, vocab=name) for i, token in zip(ids, tokens)], tokens)
         rows.append(real_row(reference, len(ids), label))
-        notes = "".join(f'<div class="bpe-note">{html.escape(note)}.</div>' for note in getattr(reference, "notes", ()))
+        notes = specials_note(reference, text, specials) + "".join(
+            f'<div class="bpe-note">{html.escape(note)}.</div>' for note in getattr(reference, "notes", ()))
         if isinstance(reference, SentencePieceBPE):
             notes += differences_html(reference, text)
         shown = f'<div class="bpe-heading">{html.escape(label)}</div>{notes}{tokens_html(chips, ids, text)}'
     else:
         shown = '<div class="bpe-heading">Token counts</div>'
-    rows += [real_row(other, len(other.encode_ordinary(text))) for other in others]
+    rows += [real_row(other, len(real_ids(other, text, specials))) for other in others]
     return f'<div class="bpe-compare">{shown}{counts_table(rows, len(text))}</div>'
 
 
@@ -68,9 +89,10 @@ def real_row(encoding: real.Encoding, tokens: int, label: str = "") -> tuple:
     return (label or LABELS[encoding.name], tokens, encoding.n_vocab, *([context] if context else []))
 
 
-def comparison_html(training, rounds, text, name, reference, training_b, counted, loaded) -> str:
+def comparison_html(training, rounds, text, name, reference, training_b, counted, loaded, specials=False) -> str:
     """`compare_html` from the state's inputs (what the view binds)."""
-    return compare_html(training, rounds, text, name, reference, training_b, others_of(counted, loaded, name))
+    return compare_html(training, rounds, text, name, reference, training_b, others_of(counted, loaded, name),
+                        specials)
 
 
 def others_of(counted: list[str], loaded: dict, compare: str) -> list[real.Encoding]:
@@ -112,8 +134,10 @@ class CompareView(pn.viewable.Viewer):
             pn.Row(upload, split, sizing_mode="stretch_width"),
             # Always visible, empty when there is nothing to compare: Panel 1.8 misses a `visible` bound
             # to `compare` when a link sets `encode_text` and `compare` in one update.
+            pn.widgets.Checkbox.from_param(p.specials_in_text, name="special tokens in text",
+                                           css_classes=["specials-in-text"]),
             html_pane(pn.bind(comparison_html, p.training, p.round, p.encode_text, p.compare, p.reference, p.training_b,
-                              p.counted, p.loaded)),
+                              p.counted, p.loaded, p.specials_in_text)),
             html_pane(pn.bind(lambda compare, reference, text, step: piece_stepper_html(selected(compare, reference), text, step),
                               p.compare, p.reference, p.encode_text, p.piece_step), css_classes=["bpe-piece-stepper-pane"]),
             sizing_mode="stretch_width",

@@ -190,13 +190,13 @@ _OPTIONS = {"alphabet": ALPHABET, "pretokenizer": PRETOKENIZER, "tie": TIE, "spe
 _LABELLED = {"split": DOCUMENTS, "budget": BUDGET}
 #: Inputs whose name in a link is shorter than the input's.
 _KEYS = {"corpus_text": "corpus", "budget_size": "size", "encode_text": "text", "compare_b": "b", "tour_step": "step",
-         "decode_ids": "ids", "chat_messages": "chat"}
+         "decode_ids": "ids", "chat_messages": "chat", "specials_in_text": "specials"}
 _TEXTS = {"corpus_text": (CORPUS_LIMIT, "the corpus", True), "encode_text": (TEXT_LIMIT, "the encoded text", False),
           "decode_ids": (IDS_LIMIT, "the decoded ids", False)}
 #: The inputs a link holds, in the order links write them.
 SHARED = ("preset", "corpus_text", "split", "alphabet", "pretokenizer", "tie", "specials", "min_frequency",
           "budget", "budget_size", "round", "encode_text", "compare", "compare_b", *B_INPUTS, "tour", "tour_step",
-          "decode_ids", "chat_with", "chat_messages")
+          "decode_ids", "specials_in_text", "chat_with", "chat_messages")
 #: A yes-or-no input's words in a link.
 FLAG = {False: "0", True: "1"}
 

@@ -29,7 +29,7 @@ KEYS = {name: field.key for name, field in FIELDS.items()}
 QUERY_LIMIT = 20_000
 _DEFAULTS = {name: AppState.param[name].default
              for name in ("round", "encode_text", "compare", "compare_b", "tour", "tour_step", "decode_ids",
-                          "chat_with", "chat_messages")}
+                          "specials_in_text", "chat_with", "chat_messages")}
 #: What `left_out` calls an uploaded tokenizer file.
 _UPLOADED = "the uploaded tokenizer file (a link cannot hold a file)"
 

@@ -14,7 +14,7 @@ import html
 
 from bpe import chat, real
 
-from .chips import grouped_chips, token_chip
+from .chips import grouped_chips, special_chip, token_chip
 from .wording import plural
 
 #: What the box says before a tokenizer is chosen.
@@ -23,12 +23,6 @@ CHOOSE = "Choose a real tokenizer above to see this conversation as its model re
 
 def _note(text: str) -> str:
     return f'<div class="bpe-note bpe-chat-note" aria-live="polite">{html.escape(text)}</div>'
-
-
-def special_chip(token_id: int, name: str) -> str:
-    """A chat template's special token: its own kind of chip, never coloured like text."""
-    title = html.escape(f"{token_id}: {name}, a special token of the chat format")
-    return f'<span class="bpe-chip bpe-special" data-id="{token_id}" title="{title}">{html.escape(name)}</span>'
 
 
 def chat_html(messages: list[dict], name: str, encoding: real.Encoding | None) -> str:
@@ -44,7 +38,7 @@ def chat_html(messages: list[dict], name: str, encoding: real.Encoding | None) -
     chips = []
     for part in told.parts:
         if part.special:
-            chips.append(special_chip(part.ids[0], part.text))
+            chips.append(special_chip(part.ids[0], part.text, "a special token of the chat format"))
         else:
             tokens = [encoding.token_bytes(i) for i in part.ids]
             chips.append(grouped_chips([token_chip(i, t, vocab=name) for i, t in zip(part.ids, tokens)], tokens))

@@ -80,6 +80,13 @@ def token_chip(token_id: int, token: bytes, new: bool = False, vocab: str = "", 
             f"{label_html(token)}</span>")
 
 
+def special_chip(token_id: int, name: str, what: str = "a special token") -> str:
+    """A special token (a chat template's, or one typed in a text): a chip of its own kind, never
+    coloured like text."""
+    title = html.escape(f"{token_id}: {name}, {what}")
+    return f'<span class="bpe-chip bpe-special" data-id="{token_id}" title="{title}">{html.escape(name)}</span>'
+
+
 def unknown_chip(char: str) -> str:
     """A character outside a `chars` alphabet: it has no id."""
     title = html.escape(f'unknown: "{char}" is not in the alphabet')

@@ -27,6 +27,9 @@ class Reading(param.Parameterized):
         or the name of a real tokenizer; None while the inspector is closed.""")
     encode_step = param.Integer(default=0, bounds=(0, None), doc="The step the encoder's stepper shows (0: base units).")
     stepping = param.Boolean(default=False, doc="True while the stepper plays by itself.")
+    specials_in_text = param.Boolean(default=False, doc="""
+        Whether a real tokenizer's special token written in the encoder's text is encoded as that
+        special (tiktoken's allowed_special="all"), or as plain text with a note saying so.""")
     piece_step = param.Integer(default=0, bounds=(0, None), doc="""
         The join the SentencePiece stepper shows (0: the characters), when one is compared with.""")
 
