@@ -15,21 +15,21 @@ from . import chatml, mistral, olmo
 from .messages import Message
 from .parts import Part
 
-#: Each real tokenizer with a chat format: its renderer, a label, and where the format comes from.
+#: What a count says when the format moves the system prompt into a user message.
+_LAST = "Mistral puts the system prompt before the last user message: its tokens are counted there."
+_FIRST = "Mistral v1 puts the system prompt before the first user message: its tokens are counted there."
+_MISTRAL = "mistral_common 1.13.1, encode_chat_completion"
+_RECIPE = "OpenAI's counting recipe (num_tokens_from_messages)"
+#: Each real tokenizer with a chat format: its renderer, its label, where the format comes from,
+#: and what a count says of a system prompt ("" when the prompt keeps its own tokens).
 FORMATS = {
-    "tekken": (lambda enc, messages: mistral.render(enc, messages, 3), "Mistral v3",
-               "mistral_common 1.13.1, encode_chat_completion"),
-    "mistral_v3": (lambda enc, messages: mistral.render(enc, messages, 3), "Mistral v3",
-                   "mistral_common 1.13.1, encode_chat_completion"),
-    "mistral_v1": (lambda enc, messages: mistral.render(enc, messages, 1), "Mistral v1",
-                   "mistral_common 1.13.1, encode_chat_completion"),
-    "cl100k_base": (chatml.render, "ChatML", "OpenAI's counting recipe (num_tokens_from_messages)"),
-    "o200k_base": (chatml.render, "ChatML", "OpenAI's counting recipe (num_tokens_from_messages)"),
-    "dolma2": (olmo.render, "OLMo 2 Instruct", "OLMo 2 Instruct's chat_template, encoded as tokenizers does"),
+    "tekken": (lambda enc, messages: mistral.render(enc, messages, 3), "Mistral v3", _MISTRAL, _LAST),
+    "mistral_v3": (lambda enc, messages: mistral.render(enc, messages, 3), "Mistral v3", _MISTRAL, _LAST),
+    "mistral_v1": (lambda enc, messages: mistral.render(enc, messages, 1), "Mistral v1", _MISTRAL, _FIRST),
+    "cl100k_base": (chatml.render, "ChatML", _RECIPE, ""),
+    "o200k_base": (chatml.render, "ChatML", _RECIPE, ""),
+    "dolma2": (olmo.render, "OLMo 2 Instruct", "OLMo 2 Instruct's chat_template, encoded as tokenizers does", ""),
 }
-#: What a count says about a system prompt a format moves.
-NOTES = {1: "Mistral v1 puts the system prompt before the first user message: its tokens are counted there.",
-         3: "Mistral puts the system prompt before the last user message: its tokens are counted there."}
 
 
 class NoChatFormat(UserInputError):
@@ -72,8 +72,7 @@ def chat(encoding, messages: list[Message]) -> Chat:
     if name not in FORMATS:
         raise NoChatFormat(f"{getattr(encoding, 'label', name) or 'this tokenizer'} has no chat format here: "
                            f"the ones with one are {', '.join(FORMATS)}")
-    render, label, _ = FORMATS[name]
+    render, label, _, prompt_note = FORMATS[name]
     parts: list[Part] = render(encoding, messages)
-    version = 1 if name == "mistral_v1" else 3
-    moved = name in ("tekken", "mistral_v3", "mistral_v1") and any(m.role == "system" and m.content for m in messages)
-    return Chat(name, label, parts, len(messages), NOTES[version] if moved else "")
+    prompted = any(m.role == "system" and m.content for m in messages)
+    return Chat(name, label, parts, len(messages), prompt_note if prompted else "")

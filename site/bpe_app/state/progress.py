@@ -49,7 +49,6 @@ class Progress(param.Parameterized):
         """Say what went wrong with something a view did (an export, a link), in the page's words."""
         self.param.update(message=sentence(problem), message_kind="error")
 
-
     def later(self, work: Callable[[], None]) -> None:
         """Run `work` through `schedule`, or at once when there is none."""
         (self.schedule or _now)(work)
