@@ -14,7 +14,7 @@ from bpe.explain import difference  # noqa: E402
 from bpe.presets import PRESETS  # noqa: E402
 from bpe_app import b_settings_view, difference_view, inspector_view, share  # noqa: E402
 from bpe_app.difference_view import difference_html  # noqa: E402
-from bpe_app.panes import chart, corpus, encoding  # noqa: E402
+from bpe.panes import chart, corpus, encoding  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 
 HOSTILE = '<img src=x onerror=alert(1)> <script>alert("x")</script>'

@@ -9,7 +9,7 @@ pytest.importorskip("panel")
 from bpe import chat, real  # noqa: E402
 from bpe_app.chat_view import TOKENIZERS, ChatView  # noqa: E402
 from bpe_app.link_fields import FIELDS  # noqa: E402
-from bpe_app.panes.chat import chat_html  # noqa: E402
+from bpe.panes.chat import chat_html  # noqa: E402
 from bpe_app.share import left_out, query_to_changes, state_to_query  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 from bpe_app.state.chat import MAX_MESSAGES  # noqa: E402

@@ -226,7 +226,7 @@ def test_sentencepiece_shows_its_pieces_and_says_how_it_differs():
 
 def test_the_sentencepiece_stepper_joins_by_score_to_the_encoders_output():
     from bpe_app.actions import Actions
-    from bpe_app.panes import piece_stepper
+    from bpe.panes import piece_stepper
 
     state = AppState()
     state.encode_text = "walkable 🦜"

@@ -13,8 +13,8 @@ from bpe import real
 from bpe.presets import PRESETS
 from bpe_app import actions, inspector_view, settings_view, vocabulary_view
 from bpe_app.actions import Actions
-from bpe_app.panes import chips
-from bpe_app.panes import corpus, stepper
+from bpe.panes import chips
+from bpe.panes import corpus, stepper
 from bpe_app.state import AppState
 
 
@@ -97,7 +97,7 @@ def test_the_vocabulary_of_a_real_tokenizer_is_searchable():
 def test_a_split_character_is_boxed_with_its_character():
     state = AppState(preset="octlm")  # bytes
     state.round = 0
-    from bpe_app.panes.encoding import encoding_html
+    from bpe.panes.encoding import encoding_html
     page = encoding_html(state.training, "東京", 0)
     assert re.findall(r'<span class="bpe-split-char">(.*?)</span>', page) == ["東", "京"]
     assert 'title="東: 3 bytes over 3 tokens"' in page

@@ -20,8 +20,8 @@ import bpe  # noqa: E402
 import bpe.io.files  # noqa: E402
 from bpe.presets import PRESETS  # noqa: E402
 from bpe_app import downloads, encoder_view, link_fields, message_view, state  # noqa: E402
-from bpe_app.panes import chips, wording  # noqa: E402
-from bpe_app.panes import caption, candidates, chart, corpus, encoding  # noqa: E402
+from bpe.panes import chips, wording  # noqa: E402
+from bpe.panes import caption, candidates, chart, corpus, encoding  # noqa: E402
 from bpe_app.state import documents, inputs  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 import panel as pn  # noqa: E402

@@ -9,7 +9,7 @@ import pytest
 from bpe.explain import tours
 from bpe_app import share
 from bpe_app.first_screen import TOUR_WAITS, FirstScreen
-from bpe_app.panes.caption import round_caption
+from bpe.panes.caption import round_caption
 from bpe_app.share import query_to_changes, state_to_query, tour_shows
 from bpe_app.state import tour as guide
 from bpe_app.state import AppState

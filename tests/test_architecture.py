@@ -16,8 +16,8 @@ SITE = ROOT / "site"
 #: `bpe` itself (its __init__ and __main__) is the core's top; the site sits on the whole core.
 LAYERS = (
     "bpe.errors", "bpe.record", "bpe.text", "bpe.options", "bpe.settings", "bpe.presets",
-    "bpe.encoding", "bpe.trainers", "bpe.io", "bpe.formats", "bpe.real", "bpe.chat", "bpe.explain", "bpe.cli", "bpe",
-    "bpe_app.state", "bpe_app.panes", "bpe_app", "bpe_build",
+    "bpe.encoding", "bpe.trainers", "bpe.io", "bpe.formats", "bpe.real", "bpe.chat", "bpe.explain", "bpe.panes",
+    "bpe.cli", "bpe", "bpe_app.state", "bpe_app", "bpe_build",
 )
 #: Longest module, in lines, of the Python a reader walks through, and of any JavaScript file.
 MAX_PYTHON_LINES = 300

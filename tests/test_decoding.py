@@ -48,7 +48,7 @@ def test_range_and_limit():
 
 panel = pytest.importorskip("panel")
 from bpe_app.decode_view import DecodeView  # noqa: E402
-from bpe_app.panes.decoding import decode_html  # noqa: E402
+from bpe.panes.decoding import decode_html  # noqa: E402
 from bpe_app.share import query_to_changes, state_to_query  # noqa: E402
 from bpe_app.state import AppState  # noqa: E402
 

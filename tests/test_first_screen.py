@@ -156,7 +156,7 @@ def test_the_address_the_app_wrote_itself_is_not_opened_again_when_the_page_repo
 
 
 def test_a_key_typed_redraws_the_encoder_only_and_a_new_training_redraws_everything(monkeypatch):
-    from bpe_app.panes import corpus as corpus_module
+    from bpe.panes import corpus as corpus_module
     screen = FirstScreen()
     drawn = []
     real = first_screen.corpus_html

@@ -1,11 +1,11 @@
 # Globals: TEXT, SPLIT, MERGES, ROUNDS. The pure view functions a round change re-runs, per round.
 import json, time
 import bpe
-from bpe_app.panes.candidates import candidates_html
-from bpe_app.panes.caption import round_caption
-from bpe_app.panes.chart import chart_svg, merges_html
-from bpe_app.panes.corpus import corpus_html
-from bpe_app.panes.encoding import encoding_html
+from bpe.panes.candidates import candidates_html
+from bpe.panes.caption import round_caption
+from bpe.panes.chart import chart_svg, merges_html
+from bpe.panes.corpus import corpus_html
+from bpe.panes.encoding import encoding_html
 from bpe_app.state.documents import documents_of
 _training = bpe.train(documents_of(TEXT, SPLIT), bpe.Settings(
     alphabet="bytes", pretokenizer="kinds", tie="smallest", specials="none", min_frequency=2, merges=MERGES))

@@ -15,8 +15,8 @@ True
 """
 from __future__ import annotations
 
-from .panes.piece_stepper import last_join
-from .panes.stepper import last_step
+from bpe.panes.piece_stepper import last_join
+from bpe.panes.stepper import last_step
 from .state import tour as guide
 from .state.real_tokenizers import selected
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from .panes.candidates import candidates_html
+from bpe.panes.candidates import candidates_html
 from .styles import html_pane
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from .panes.chart import chart_svg, merges_html
+from bpe.panes.chart import chart_svg, merges_html
 from .styles import html_pane
 
 #: The chart takes the room the merge list leaves, and the list goes below it when there is none.

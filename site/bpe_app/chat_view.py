@@ -10,7 +10,7 @@ import panel as pn
 
 from bpe import chat, real
 
-from .panes.chat import chat_html
+from bpe.panes.chat import chat_html
 from .state.chat import MAX_MESSAGES
 from .styles import html_pane, light_button
 

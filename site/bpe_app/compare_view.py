@@ -18,9 +18,9 @@ from bpe.io.textio import size_words
 from bpe.options import PRETOKENIZER
 from bpe.real.sentencepiece import SentencePieceBPE
 
-from .panes.chips import grouped_chips, special_chip, token_chip
-from .panes.encoding import counts_table, side_rows, tokens_html
-from .panes.piece_stepper import piece_stepper_html
+from bpe.panes.chips import grouped_chips, special_chip, token_chip
+from bpe.panes.encoding import counts_table, side_rows, tokens_html
+from bpe.panes.piece_stepper import piece_stepper_html
 from .state import COMPARISONS
 from .state.real_tokenizers import selected
 from .styles import file_input, html_pane

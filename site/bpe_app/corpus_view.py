@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from .panes.corpus import corpus_html
+from bpe.panes.corpus import corpus_html
 from .styles import html_pane
 
 

@@ -7,7 +7,7 @@ import param
 from bpe.encoding.decoding import IdsError
 
 from .message_view import message_html
-from .panes.decoding import decode_html
+from bpe.panes.decoding import decode_html
 from .state.real_tokenizers import selected
 from .styles import html_pane
 

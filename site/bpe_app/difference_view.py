@@ -13,9 +13,9 @@ import panel as pn
 import bpe
 from bpe.explain import difference
 
-from .panes.chart import MERGE_ROWS, ROWS_ABOVE
-from .panes.chips import token_chip
-from .panes.wording import plural
+from bpe.panes.chart import MERGE_ROWS, ROWS_ABOVE
+from bpe.panes.chips import token_chip
+from bpe.panes.wording import plural
 from .styles import html_pane
 
 #: The vocabulary name B's chips carry (real tokenizers are named by theirs, A's by none).

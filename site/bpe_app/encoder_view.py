@@ -4,7 +4,7 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from .panes.encoding import EXAMPLES, b_encoding_html, encoding_html
+from bpe.panes.encoding import EXAMPLES, b_encoding_html, encoding_html
 from .styles import html_pane, light_button
 
 

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import bpe
 
-from .panes.candidates import candidates_html
-from .panes.caption import round_caption
-from .panes.chart import chart_svg, merges_html
-from .panes.corpus import corpus_html
-from .panes.encoding import EXAMPLES, b_encoding_html, encoding_html
-from .panes.stepper import stepper_html
+from bpe.panes.candidates import candidates_html
+from bpe.panes.caption import round_caption
+from bpe.panes.chart import chart_svg, merges_html
+from bpe.panes.corpus import corpus_html
+from bpe.panes.encoding import EXAMPLES, b_encoding_html, encoding_html
+from bpe.panes.stepper import stepper_html
 from .link_fields import FIELDS
 from .share import query_to_changes, tour_shows
 from .state import AppState

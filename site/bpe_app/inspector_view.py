@@ -18,8 +18,8 @@ from bpe.real import sentencepiece
 from bpe.real.imported import ImportedEncoding
 from bpe.real.sentencepiece import SentencePieceBPE
 
-from .panes.chips import label_html, token_chip
-from .panes.wording import plural
+from bpe.panes.chips import label_html, token_chip
+from bpe.panes.wording import plural
 from .styles import html_pane
 
 #: Tree nodes drawn at most; a 100-byte token of a large vocabulary has 199.

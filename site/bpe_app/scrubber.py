@@ -6,7 +6,7 @@ import json
 import panel as pn
 import param
 
-from .panes.caption import round_caption
+from bpe.panes.caption import round_caption
 from .styles import html_pane
 from .token_clicks import OWN_KEYS
 

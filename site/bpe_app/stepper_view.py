@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from .panes.stepper import last_step, stepper_html
+from bpe.panes.stepper import last_step, stepper_html
 from .styles import html_pane
 
 #: Milliseconds per step while playing.

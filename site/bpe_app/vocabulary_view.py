@@ -18,8 +18,8 @@ from bpe import real
 from bpe.explain.vocabulary import COLUMNS, NONE, Entry, find, real_vocabulary, training_vocabulary
 
 from .difference_view import B_VOCAB
-from .panes.chips import token_chip
-from .panes.wording import plural
+from bpe.panes.chips import token_chip
+from bpe.panes.wording import plural
 from .state import COMPARISONS
 from .styles import html_pane, light_button
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from bpe.explain import tours
 from bpe.explain.story import shown
 from bpe.presets import PRESETS
-from bpe_app.panes.chips import pair_positions
+from bpe.panes.chips import pair_positions
 from bpe_app.state.tour import PANE_CLASSES
 from conftest import DEEP_HELPERS, OUTPUT, new_page, open_site
 from test_accessibility import violations

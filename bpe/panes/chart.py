@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-import bpe
+from ..trainers.training import Training
 
 from .chips import token_chip
 from .wording import plural
@@ -59,7 +59,7 @@ class _Scales:
         return TOP + self.height * (1 - (n - self.vocab_low) / (self.vocab_high - self.vocab_low))
 
 
-def chart_svg(training: bpe.Training, rounds: int, training_b: bpe.Training | None = None) -> str:
+def chart_svg(training: Training, rounds: int, training_b: Training | None = None) -> str:
     """Corpus length (left axis) and vocabulary size (right axis) against the round, the selected round marked.
 
     B's lines, if there is a B, are drawn dashed on the same axes."""
@@ -78,11 +78,11 @@ def chart_svg(training: bpe.Training, rounds: int, training_b: bpe.Training | No
                     "</svg></div>", legend])
 
 
-def _vocab_sizes(training: bpe.Training) -> list[int]:
+def _vocab_sizes(training: Training) -> list[int]:
     return [training.vocab_size(k) for k in range(len(training.tokens))]
 
 
-def _scales(trainings: list[bpe.Training]) -> _Scales:
+def _scales(trainings: list[Training]) -> _Scales:
     """Axes that hold every training's lines (A's, and B's when there is one)."""
     vocabs = [_vocab_sizes(t) for t in trainings]
     low = min(v[0] for v in vocabs)
@@ -90,7 +90,7 @@ def _scales(trainings: list[bpe.Training]) -> _Scales:
                    low, max(max(v[-1] for v in vocabs), low + 1))
 
 
-def _b_parts(scales: _Scales, training_b: bpe.Training, rounds: int) -> tuple[list[str], str]:
+def _b_parts(scales: _Scales, training_b: Training, rounds: int) -> tuple[list[str], str]:
     """B's dashed lines and a ring at its round, and the legend that says which is which."""
     tokens, vocab, k = training_b.tokens, _vocab_sizes(training_b), min(rounds, len(training_b.merges))
     ring = (f'<g class="bpe-b-marker"><circle cx="{scales.x(k):.1f}" cy="{scales.y_tokens(tokens[k]):.1f}" '
@@ -154,7 +154,7 @@ def _marker(s: _Scales, tokens: list[int], vocab: list[int], rounds: int) -> str
             f"{tokens[rounds]} tokens, vocabulary {vocab[rounds]}</text></g>")
 
 
-def merges_html(training: bpe.Training, rounds: int) -> str:
+def merges_html(training: Training, rounds: int) -> str:
     """The merge list near the selected round: round, left + right → new token, count."""
     merges, vocab = training.merges, training.vocab
     if not merges:

@@ -1,16 +1,17 @@
 """The round's caption: what the selected round merged, and why training stopped."""
 from __future__ import annotations
 
-import bpe
+from ..trainers.training import Training
+from ..trainers.merge import Merge
 
 from .chips import token_chip
 from .wording import plural
 
 
-def merge_counts(merge: bpe.Merge) -> str:
+def merge_counts(merge: Merge) -> str:
     """How often a merge's pair was counted and replaced, in words; both when overlaps make them differ.
 
-    >>> merge_counts(bpe.Merge(0, 97, 97, 256, 2, 1, 1)), merge_counts(bpe.Merge(0, 97, 108, 256, 1, 1, 1))
+    >>> merge_counts(Merge(0, 97, 97, 256, 2, 1, 1)), merge_counts(Merge(0, 97, 108, 256, 1, 1, 1))
     ('2 candidates, 1 replaced', '1 time')
     """
     if merge.count == merge.replacements:
@@ -18,7 +19,7 @@ def merge_counts(merge: bpe.Merge) -> str:
     return f"{plural(merge.count, 'candidate')}, {merge.replacements} replaced"
 
 
-def round_caption(training: bpe.Training, rounds: int) -> str:
+def round_caption(training: Training, rounds: int) -> str:
     """What the selected round did, in one line, and why training ended."""
     total = len(training.merges)
     if rounds:

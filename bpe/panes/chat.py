@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 
-from bpe import chat, real
+from .. import chat, real
 
 from .chips import grouped_chips, special_chip, token_chip
 from .wording import plural

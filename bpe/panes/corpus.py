@@ -4,8 +4,8 @@ from __future__ import annotations
 import functools
 from collections import Counter
 
-import bpe
-from bpe.encoding.vocab import render
+from ..trainers.training import Training
+from ..encoding.vocab import render
 
 from .chips import chips_html, pair_positions
 from .wording import plural
@@ -17,12 +17,12 @@ CHIP_LIMIT = 1500
 
 
 @functools.lru_cache(maxsize=2)
-def distinct_documents(training: bpe.Training) -> list[tuple[tuple[int, ...], int]]:
+def distinct_documents(training: Training) -> list[tuple[tuple[int, ...], int]]:
     """Each distinct document (as chunk indices) with how often it occurs, in first-seen order."""
     return list(Counter(map(tuple, training.corpus.documents)).items())
 
 
-def corpus_html(training: bpe.Training, rounds: int, training_b: bpe.Training | None = None) -> str:
+def corpus_html(training: Training, rounds: int, training_b: Training | None = None) -> str:
     """The summary line and one row of chips per distinct document (×n when repeated).
 
     With a B, each document is two rows, A's tokens above B's (B as it stands after the same
@@ -56,7 +56,7 @@ def corpus_html(training: bpe.Training, rounds: int, training_b: bpe.Training | 
             f'{"".join(rows)}</div></div>')
 
 
-def _seam(training: bpe.Training, rounds: int) -> int:
+def _seam(training: Training, rounds: int) -> int:
     """Where, in % of its width, the round's new token was two: the joining animation's seam."""
     if not rounds:
         return 50
@@ -65,7 +65,7 @@ def _seam(training: bpe.Training, rounds: int) -> int:
     return round(100 * left / max(whole, 1))
 
 
-def _rows(vocab: str, training: bpe.Training, rounds: int, limit: int, budget: int) -> list[str]:
+def _rows(vocab: str, training: Training, rounds: int, limit: int, budget: int) -> list[str]:
     """The chips of the first `limit` distinct documents, until `budget` chips are drawn."""
     tokenizer, chunks = training.tokenizer, training.corpus.chunks
     shown = distinct_documents(training)[:limit]
@@ -85,7 +85,7 @@ def _rows(vocab: str, training: bpe.Training, rounds: int, limit: int, budget: i
     return rows
 
 
-def summary_html(training: bpe.Training, rounds: int, distinct: int, side: str = "") -> str:
+def summary_html(training: Training, rounds: int, distinct: int, side: str = "") -> str:
     """'59 tokens after 6 merges (137 before any) · vocabulary 20 · 27 documents, 7 distinct',
     with thousands separators ('1,949,492 tokens'); `side` (A or B) goes in front when there are two."""
     total = plural(len(training.corpus.documents), "document")

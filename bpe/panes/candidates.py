@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import html
 
-import bpe
+from ..trainers.training import Training
+from ..trainers.merge import Merge
 
 from .chips import token_chip
 from .wording import plural
@@ -12,14 +13,14 @@ from .wording import plural
 ROW_LIMIT = 50
 
 
-def pair_html(training: bpe.Training, left: int, right: int) -> str:
+def pair_html(training: Training, left: int, right: int) -> str:
     """A pair written as the chips show it (two chips: whitespace marked, broken UTF-8 as hex bytes),
     so that a sentence about ( and ) or about the bytes e3 81 reads as the table does."""
     vocab = training.vocab
     return token_chip(left, vocab[left]) + token_chip(right, vocab[right])
 
 
-def tie_html(training: bpe.Training, round_: int) -> str:
+def tie_html(training: Training, round_: int) -> str:
     """How round `round_` picked its winner among the pairs with the top count (HTML)."""
     table = training.candidates(round_)
     if not table:
@@ -34,7 +35,7 @@ def tie_html(training: bpe.Training, round_: int) -> str:
     return f"{tied:,} pairs tied at {top:,}; {best} wins: {html.escape(training.settings.tie_rule.help)}."
 
 
-def overlap_note(merge: bpe.Merge, pair: str) -> str:
+def overlap_note(merge: Merge, pair: str) -> str:
     """Why a winner's replacements fall short of its count, or "" when they agree (HTML: `pair` is)."""
     if merge.replacements == merge.count:
         return ""
@@ -43,7 +44,7 @@ def overlap_note(merge: bpe.Merge, pair: str) -> str:
             "can join only one pair.")
 
 
-def candidates_html(training: bpe.Training, rounds: int) -> str:
+def candidates_html(training: Training, rounds: int) -> str:
     """The heading, the tie sentence, the table (top rows) and the overlap note, if any.
 
     At round 0 nothing has been chosen yet: round 1's table is shown as what comes next, with

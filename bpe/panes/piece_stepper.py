@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import html
 
-from bpe.real.sentencepiece import Merge, SentencePieceBPE
+from ..real.sentencepiece import Merge, SentencePieceBPE
 
 from .chips import grouped_chips, token_chip
 from .wording import plural

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import functools
 
-import bpe
-from bpe.explain.steps import Step, encode_steps, pairs_left
+from ..trainers.training import Training
+from ..explain.steps import Step, encode_steps, pairs_left
 
 from .chips import grouped_chips, token_chip, unknown_chip
 from .wording import plural
@@ -22,7 +22,7 @@ PAIRS_NAMED = 8
 
 
 @functools.lru_cache(maxsize=2)  # a training is large: keep few alive
-def steps_of(training: bpe.Training, text: str, rounds: int) -> tuple[list[Step], str]:
+def steps_of(training: Training, text: str, rounds: int) -> tuple[list[Step], str]:
     """The steps for the start of `text` (whole chunks, at most TEXT_LIMIT characters; or just the
     first TEXT_LIMIT characters, when the first chunk is longer), and that start."""
     stepped, used = text[:TEXT_LIMIT], 0
@@ -35,7 +35,7 @@ def steps_of(training: bpe.Training, text: str, rounds: int) -> tuple[list[Step]
     return encode_steps(training.tokenizer, stepped, rounds), stepped
 
 
-def last_step(training: bpe.Training, text: str, rounds: int) -> int:
+def last_step(training: Training, text: str, rounds: int) -> int:
     """The stepper's last step: how many rules match somewhere in the text."""
     try:
         return len(steps_of(training, text, rounds)[0]) - 1
@@ -43,7 +43,7 @@ def last_step(training: bpe.Training, text: str, rounds: int) -> int:
         return 0
 
 
-def stepper_html(training: bpe.Training, text: str, rounds: int, step: int, playing: bool = False) -> str:
+def stepper_html(training: Training, text: str, rounds: int, step: int, playing: bool = False) -> str:
     """The controls, the sentence for step `step` and the text's chips as they stand after it."""
     try:
         steps, stepped = steps_of(training, text, rounds)
@@ -68,7 +68,7 @@ def stepper_html(training: bpe.Training, text: str, rounds: int, step: int, play
     )
 
 
-def _chips(training: bpe.Training, chunk: tuple[int | None, ...], made: int | None, unknown) -> str:
+def _chips(training: Training, chunk: tuple[int | None, ...], made: int | None, unknown) -> str:
     """A chunk's chips, the tokens `made` by the step outlined; `unknown` gives the characters of the ids None."""
     vocab = training.vocab
     chips = [unknown_chip(next(unknown)) if i is None else token_chip(i, vocab[i], i == made) for i in chunk]
@@ -87,7 +87,7 @@ def _controls(step: int, last: int, playing: bool) -> str:
     return "".join(html_buttons)
 
 
-def step_words(training: bpe.Training, steps: list[Step], step: int, rounds: int) -> str:
+def step_words(training: Training, steps: list[Step], step: int, rounds: int) -> str:
     """What step `step` did, in words (HTML): "rank 3: w + alk → walk, 1 place"."""
     vocab, last = training.vocab, len(steps) - 1
     chip = lambda i: token_chip(i, vocab[i])  # noqa: E731
@@ -109,7 +109,7 @@ def step_words(training: bpe.Training, steps: list[Step], step: int, rounds: int
     return words
 
 
-def _why_done(training: bpe.Training, final: Step, rounds: int, step: int) -> str:
+def _why_done(training: Training, final: Step, rounds: int, step: int) -> str:
     """Why no rule applies after the last step: each pair left is no rule, or a rule not yet learned."""
     vocab = training.vocab
     if not rounds:

@@ -4,6 +4,7 @@ That is the real tokenizer the encoder compares with, once loaded, or else this 
 stands after the selected round (ids of merges not made yet are out of range). A character cut
 between the ids shows as its bytes in hex.
 
+>>> import bpe
 >>> from bpe.presets import PRESETS
 >>> explainer = bpe.train(PRESETS["explainer"].documents, PRESETS["explainer"].settings)
 >>> html_text = decode_html(explainer, 6, "[16]", None)
@@ -14,15 +15,15 @@ from __future__ import annotations
 
 import html
 
-import bpe
-from bpe import real
-from bpe.encoding.decoding import IdsError, read_ids
+from ..trainers.training import Training
+from .. import real
+from ..encoding.decoding import IdsError, read_ids
 
 from .chips import grouped_chips, label_html, token_chip
 from .wording import plural
 
 
-def decoder(training: bpe.Training, rounds: int, reference: real.Encoding | None):
+def decoder(training: Training, rounds: int, reference: real.Encoding | None):
     """(label, vocabulary name for chips, number of ids, token bytes by id, text bytes of ids)."""
     if reference is not None:
         label = getattr(reference, "label", "") or real.LABELS.get(reference.name, reference.name)
@@ -32,7 +33,7 @@ def decoder(training: bpe.Training, rounds: int, reference: real.Encoding | None
     return (f"this tokenizer after round {rounds}", "", size, tokenizer.vocab.__getitem__, tokenizer.decode_bytes)
 
 
-def decode_html(training: bpe.Training, rounds: int, ids_text: str, reference: real.Encoding | None) -> str:
+def decode_html(training: Training, rounds: int, ids_text: str, reference: real.Encoding | None) -> str:
     """The chips and the text of `ids_text`; raises IdsError (one sentence) when it is not ids of this decoder."""
     label, vocab, size, token_bytes, text_bytes = decoder(training, rounds, reference)
 

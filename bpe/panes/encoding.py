@@ -1,5 +1,6 @@
 """The encoder's HTML: a text's chips, its ids and its counts, as the tokenizer stands after a round.
 
+>>> import bpe
 >>> from bpe.presets import PRESETS
 >>> explainer = bpe.train(PRESETS["explainer"].documents, PRESETS["explainer"].settings)
 >>> 'data-id="16"' in encoding_html(explainer, "walkable", 6)  # walk, the third merge
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import html
 
-import bpe
+from ..trainers.training import Training
 
 from .chips import grouped_chips, token_chip, unknown_chip
 from .wording import plural
@@ -28,7 +29,7 @@ EXAMPLES = (
 ID_LIMIT = 200
 
 
-def encoding_html(training: bpe.Training, text: str, rounds: int, vocab_name: str = "") -> str:
+def encoding_html(training: Training, text: str, rounds: int, vocab_name: str = "") -> str:
     """The text's chips, its ids, and how many characters, bytes and tokens it takes (B's chips: `vocab_name` "b")."""
     tokenizer = training.tokenizer
     try:
@@ -80,7 +81,7 @@ def share_of(tokens: int, model: str, window: int) -> str:
     return html.escape(f"{shown} of {model}'s {window:,}" + (" (does not fit)" if share > 1 else ""), quote=False)
 
 
-def side_rows(training: bpe.Training, rounds: int, text: str, training_b: bpe.Training | None = None) -> list:
+def side_rows(training: Training, rounds: int, text: str, training_b: Training | None = None) -> list:
     """counts_table rows for this tokenizer (A when there is a B) and B, each after the selected round."""
     sides = [("this tokenizer" if training_b is None else "A", training, rounds)]
     if training_b is not None:
@@ -95,7 +96,7 @@ def side_rows(training: bpe.Training, rounds: int, text: str, training_b: bpe.Tr
     return rows
 
 
-def b_encoding_html(training: bpe.Training, training_b: bpe.Training | None, text: str, rounds: int) -> str:
+def b_encoding_html(training: Training, training_b: Training | None, text: str, rounds: int) -> str:
     """The text as B cuts it, and A's and B's token counts side by side ("" with no B)."""
     if training_b is None:
         return ""
