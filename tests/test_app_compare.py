@@ -188,7 +188,7 @@ def test_an_octlm_download_gives_our_ids_in_tokenizers_and_tiktoken(tmp_path, mo
     state = AppState(preset="octlm")
     view = downloads.DownloadsView(state)
     text = "total = <|eos|> + subtotal <|pad|>"
-    ours = state.training.tokenizer.encode(text)
+    ours = state.training.tokenizer.encode_ordinary(text)  # as octlm reads it: plain text
     hf = tokenizers.Tokenizer.from_str(view._export(lambda t: formats.to_hf_json(t).encode("utf-8")).getvalue().decode())
     assert hf.encode(text).ids == ours and 258 not in ours
     zipfile.ZipFile(io.BytesIO(tiktoken_format.download(state.training.tokenizer))).extractall(tmp_path)

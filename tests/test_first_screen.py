@@ -13,8 +13,9 @@ from bpe_app import first_screen
 from bpe_app.first_screen import FirstScreen
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Texts whose chips differ in kind: plain words, a character cut into bytes, no tokens at all.
-TEXTS = ("walkable", "I ❤️ 🍣 東京", "")
+#: Texts whose chips differ in kind: plain words, a character cut into bytes, no tokens at all, and
+#: a special token's text (octlm's), as plain text and, with the toggle on, as the special.
+TEXTS = ("walkable", "I ❤️ 🍣 東京", "", "x <|eos|>!")
 
 
 @pytest.fixture(autouse=True)
@@ -51,9 +52,10 @@ def test_one_rendering_each_pane_is_the_apps_own(preset):
     last = view["rounds"]
     for rounds in sorted({0, 1 if last else 0, last // 2, last}):
         for text in TEXTS:
-            view = screen.answer({"round": rounds, "text": text})
-            assert view["round"] == rounds
-            assert {name: pane.object for name, pane in panes.items()} == view["panes"], (preset, rounds, text)
+            for specials in (False, True):
+                view = screen.answer({"round": rounds, "text": text, "specials": specials})
+                assert view["round"] == rounds and view["widgets"]["specials-in-text"] is specials
+                assert {name: pane.object for name, pane in panes.items()} == view["panes"], (preset, rounds, text)
 
 
 def test_the_widgets_follow_the_preset():
@@ -62,6 +64,16 @@ def test_the_widgets_follow_the_preset():
     assert view["widgets"]["preset-select"] == "octlm"
     assert view["widgets"]["pretokenizer-select"] == settings.pretokenizer
     assert view["widgets"]["min-frequency"] == settings.min_frequency
+
+
+def test_a_special_tokens_text_is_plain_text_until_the_toggle_says_otherwise():
+    screen = FirstScreen()
+    screen.answer({"preset": "octlm", "text": "x <|eos|>"})
+    plain = screen.view()["panes"]["bpe-encoding-pane"]
+    assert "bpe-specials-note" in plain and 'data-id="258"' not in plain
+    special = screen.answer({"specials": True})["panes"]["bpe-encoding-pane"]
+    assert 'class="bpe-chip bpe-special" data-id="258"' in special and "bpe-specials-note" not in special
+    assert screen.answer({"specials": "yes"})["widgets"]["specials-in-text"] is True  # not a boolean: ignored
 
 
 def test_a_share_link_opens_on_the_first_screen():

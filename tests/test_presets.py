@@ -218,8 +218,16 @@ def test_octlm_repeating_the_function_keeps_the_merges():
 
 
 def test_octlm_eos_text_is_ordinary_bytes():
+    """The seed: "The literal text <|eos|> splits into <|, eos, |>. It's ordinary text made of
+    ordinary bytes, never ID 258." That is `encode_ordinary`, and `encode` with the special not
+    disallowed; `encode` itself follows tiktoken, and refuses it unless it is allowed."""
     tok = trained("octlm").tokenizer
-    assert 258 not in tok.encode("<|eos|>")
+    chunks = [tok.encode_ordinary(chunk) for chunk in ("<|", "eos", "|>")]
+    assert tok.encode_ordinary("<|eos|>") == tok.encode("<|eos|>", disallowed_special=()) == sum(chunks, [])
+    assert 258 not in tok.encode_ordinary("<|eos|>") and tok.split("<|eos|>") == ["<|", "eos", "|>"]
+    with pytest.raises(ValueError, match=r"'<\|eos\|>' at character 2"):
+        tok.encode("a <|eos|>")
+    assert tok.encode("a <|eos|>", allowed_special={"<|eos|>"}) == [*tok.encode_ordinary("a "), 258]
 
 
 # --- the other presets -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import bpe
 from bpe import formats, real
 
 tiktoken = pytest.importorskip("tiktoken")
@@ -240,12 +241,32 @@ def test_the_command_line_refuses_bad_special_settings_in_one_line(args, words):
     assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
 
 
-def test_a_saved_tokenizer_says_the_special_flags_are_for_real_ones(tmp_path):
+def test_a_saved_tokenizer_with_specials_follows_the_same_rules(tmp_path):
+    """A trained tokenizer's specials (octlm's) as tiktoken treats a real one's: refused by default,
+    in one line naming the token and where it is; its id when allowed; plain text, octlm's own
+    rule, with --disallowed-special none."""
     from bpe.cli import main
 
     saved = tmp_path / "octlm.json"
     assert main(["train", "--preset", "octlm", "--out", str(saved)]) == 0
-    code, out, err = run_encode("--tokenizer", str(saved), "--allowed-special", "all", "a <|eos|>")
-    assert code == 2 and out == "" and "are for a real tokenizer" in err
-    code, out, _ = run_encode("--tokenizer", str(saved), "a <|eos|>")  # octlm's own rule: plain text
-    assert code == 0 and "258" not in out.split()
+    tok = bpe.files.loads(saved.read_text(encoding="utf-8")).tokenizer
+    code, out, err = run_encode("--tokenizer", str(saved), "a <|eos|>")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "'<|eos|>' at character 2" in err
+    for flags in (["--allowed-special", "all"], ["--allowed-special", "<|eos|>"]):
+        code, out, _ = run_encode("--tokenizer", str(saved), *flags, "a <|eos|>")
+        assert code == 0 and [int(i) for i in out.split()] == [*tok.encode_ordinary("a "), 258]
+    code, out, _ = run_encode("--tokenizer", str(saved), "--disallowed-special", "none", "a <|eos|>")
+    assert code == 0 and [int(i) for i in out.split()] == tok.encode_ordinary("a <|eos|>") and "258" not in out.split()
+    code, out, err = run_encode("--tokenizer", str(saved), "--allowed-special", "<|nope|>", "x")
+    assert code == 2 and out == "" and "has no special token '<|nope|>'" in err
+
+
+def test_a_saved_tokenizer_without_specials_encodes_their_text_as_text(tmp_path):
+    from bpe.cli import main
+
+    saved = tmp_path / "plain.json"
+    assert main(["train", "--preset", "course", "--out", str(saved)]) == 0
+    code, out, _ = run_encode("--tokenizer", str(saved), "a <|eos|>")
+    assert code == 0 and [int(i) for i in out.split()] == list("a <|eos|>".encode())  # no merge applies
+    code, out, err = run_encode("--tokenizer", str(saved), "--allowed-special", "<|eos|>", "x")
+    assert code == 2 and "it has none" in err

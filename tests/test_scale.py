@@ -233,7 +233,7 @@ def _careful(items, base, first):
 
 
 def test_the_chunk_cache_starts_over_when_full_and_stays_right(monkeypatch):
-    from bpe.encoding import tokenizer as module
+    from bpe.encoding import chunk_cache as module
 
     preset = PRESETS["from-scratch"]
     trained = bpe.train(preset.documents, preset.settings).tokenizer

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 import bpe
+import bpe.encoding.chunk_cache as cache_module
 import bpe.encoding.tokenizer as tokenizer_module
 from bpe.encoding.pretokenize import PRETOKENIZERS, split
 
@@ -86,9 +87,9 @@ def test_stretches_between_spaces_change_nothing(parts, rounds, alphabet, kept, 
     tokenizer = _kinds_tokenizer(alphabet)
     text = "".join(parts)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tokenizer_module, "LONG_STRETCH", kept)
-        patch.setattr(tokenizer_module, "STRETCH_LIMIT", limit)
-        patch.setattr(tokenizer_module, "CACHE_LIMIT", limit)
+        patch.setattr(cache_module, "LONG_STRETCH", kept)
+        patch.setattr(cache_module, "STRETCH_LIMIT", limit)
+        patch.setattr(cache_module, "CACHE_LIMIT", limit)
         first, again = tokenizer.encode(text, rounds), tokenizer.encode(text, rounds)
     assert first == again == chunk_by_chunk(tokenizer, text, rounds)
 
@@ -152,9 +153,11 @@ def test_unknown_id_cannot_be_decoded(byte_tokenizer):
 
 def test_ordinary_text_never_produces_a_special_id():
     t = bpe.train(["<|eos|> <|eos|> <|eos|>"], bpe.Settings(specials="octlm", merges=10))
-    ids = t.tokenizer.encode("<|eos|>")
+    ids = t.tokenizer.encode_ordinary("<|eos|>")
     assert 258 not in ids and t.tokenizer.decode(ids) == "<|eos|>"
     assert t.tokenizer.decode([258]) == "<|eos|>"
+    with pytest.raises(ValueError, match="special token"):  # encode, as tiktoken's, asks first
+        t.tokenizer.encode("<|eos|>")
 
 
 def _doubling_tokenizer():

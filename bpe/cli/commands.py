@@ -150,23 +150,37 @@ def _load(path: str) -> files.Saved:
 
 def command_encode(args: argparse.Namespace) -> None:
     """The text's ids: an imported file's own ids, if it was one (see `bpe.io.file_ids`); a real
-    tokenizer's, with tiktoken's rules for special tokens' text, given its name."""
+    tokenizer's, given its name. A special token's text follows tiktoken's rules (refused unless
+    --allowed-special or --disallowed-special none say otherwise), but in an imported file, whose
+    added tokens are matched in any text, as `tokenizers` matches them."""
     text = textio.read_stdin() if args.text is None else textio.argument(args.text, "the text")
     if not os.path.exists(args.tokenizer) and "/" not in args.tokenizer and not args.tokenizer.endswith(".json"):
         return _encode_real(args, text)  # a name, not a file: bpe.real is imported only then
-    if args.allowed_special or args.disallowed_special != "all":
-        raise UserError("--allowed-special and --disallowed-special are for a real tokenizer (--tokenizer NAME): "
-                        "a saved tokenizer encodes special tokens' text as plain text, as octlm does")
     saved = _load(args.tokenizer)
     tokenizer = saved.tokenizer
     if args.rounds is not None and not 0 <= args.rounds <= len(tokenizer.merges):
         raise UserError(f"--rounds must be from 0 to {len(tokenizer.merges)}, not {args.rounds}")
-    pieces = (saved.file_ids.pieces(tokenizer, text, args.rounds) if saved.file_ids
-              else tokenizer.pieces(text, args.rounds))
+    if saved.file_ids:
+        if args.allowed_special or args.disallowed_special != "all":
+            raise UserError("--allowed-special and --disallowed-special do not apply to an imported file: its "
+                            "added tokens are matched in any text, as tokenizers matches them")
+        pieces = saved.file_ids.pieces(tokenizer, text, args.rounds)
+    else:
+        pieces = tokenizer.pieces(text, args.rounds, **_special_rules(args, tokenizer.special_tokens, "this tokenizer"))
     if args.json:
         print(json.dumps({"ids": [i for i, _ in pieces], "pieces": [p for _, p in pieces]}, ensure_ascii=False))
     else:
         print(" ".join("?" if i is None else str(i) for i, _ in pieces))
+
+
+def _special_rules(args: argparse.Namespace, specials: dict[str, int], who: str) -> dict:
+    """`encode`'s allowed_special and disallowed_special, from --allowed-special and --disallowed-special."""
+    unknown = sorted(set(args.allowed_special) - {"all"} - set(specials))
+    if unknown:
+        has = f"its specials are {', '.join(specials)}" if specials else "it has none"
+        raise UserError(f"--allowed-special: {who} has no special token {unknown[0]!r} ({has})")
+    return {"allowed_special": "all" if args.allowed_special == ["all"] else set(args.allowed_special),
+            "disallowed_special": "all" if args.disallowed_special == "all" else ()}
 
 
 def _encode_real(args: argparse.Namespace, text: str) -> None:
@@ -178,12 +192,7 @@ def _encode_real(args: argparse.Namespace, text: str) -> None:
     if args.rounds is not None:
         raise UserError("--rounds is for a saved tokenizer: a real tokenizer has all its merges")
     encoding = real.load(args.tokenizer)
-    allowed = "all" if args.allowed_special == ["all"] else set(args.allowed_special)
-    unknown = sorted(set(args.allowed_special) - {"all"} - set(encoding.special_tokens))
-    if unknown:
-        raise UserError(f"--allowed-special: {args.tokenizer} has no special token {unknown[0]!r}")
-    ids = encoding.encode(text, allowed_special=allowed,
-                          disallowed_special="all" if args.disallowed_special == "all" else ())
+    ids = encoding.encode(text, **_special_rules(args, encoding.special_tokens, args.tokenizer))
     if args.json:
         names = {i: name for name, i in encoding.special_tokens.items()}
         pieces = [names.get(i) or encoding.token_bytes(i).decode("utf-8", "backslashreplace") for i in ids]

@@ -82,7 +82,7 @@ def _encode_parser(subparsers) -> None:
                    help="a saved tokenizer file, or a real tokenizer's name (cl100k_base, tekken, ...)")
     e.add_argument("--rounds", type=int, metavar="K", help="use only the first K merges")
     e.add_argument("--allowed-special", action="append", metavar="NAME", default=[],
-                   help="a real tokenizer's special token whose text becomes its id (repeatable; all: every one)")
+                   help="a special token whose text becomes its id (repeatable; all: every one)")
     e.add_argument("--disallowed-special", choices=("all", "none"), default="all",
                    help="all (the default, as tiktoken): a special token's text that is not allowed is an "
                         "error; none: it is plain text")

@@ -15,19 +15,19 @@ import functools
 import heapq
 import operator
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from itertools import chain, repeat
 
 from ..errors import UserInputError
 from ..options import PRETOKENIZER
 from ..settings import Settings
 from .alphabet import UNKNOWN, Alphabet
+from .chunk_cache import Chunks
 from .pretokenize import splitter
 from .sequence import pair, pairs
+from .specials import encode_with_specials
 from .vocab import base_vocab, render
 
-#: Distinct chunks remembered per number of rounds before the cache starts over.
-CACHE_LIMIT = 100_000
 #: A merge whose token is used by more later merges than this looks at the token's
 #: neighbours instead of trying each of those merges (see `Tokenizer.merge`).
 FEW_USES = 24
@@ -38,11 +38,6 @@ LONG_CHUNK = 256
 SHORT_CHUNK = 16
 #: A space before a non-space: under a pre-tokenizer with `lone_spaces`, a chunk ends right after it.
 _SPACE_BEFORE_NON_SPACE = re.compile(r" (?=\S)")
-#: How many stretches between two such spaces are remembered whole (see `_Stretches`): the
-#: first this many. 11 MB of documentation has 202,000 distinct ones (about 35 MB).
-STRETCH_LIMIT = 1 << 18
-#: Stretches longer than this are worked out again each time, not remembered.
-LONG_STRETCH = 256
 
 
 def _beside(seq: str, token: str, ranks: dict[str, int]) -> set[int]:
@@ -66,6 +61,7 @@ class Tokenizer:
         self.first_merge_id = settings.first_merge_id(len(alphabet.symbols))
         self.specials = {self.first_merge_id - len(settings.special_tokens) + i: name
                          for i, name in enumerate(settings.special_tokens)}
+        self.special_tokens = {name: i for i, name in self.specials.items()}  # name -> id, as tiktoken's
         self.vocab: list[bytes] = base_vocab(settings, alphabet)
         self.merges = list(map(tuple, merges))
         lefts, rights = (list(side) for side in zip(*self.merges)) if self.merges else ([], [])
@@ -77,7 +73,7 @@ class Tokenizer:
         self._uses: list[list[int]] | None = None  # made when first needed (see `_later`)
         self._split = splitter(settings.pretokenizer)
         self._by_stretch = PRETOKENIZER.choose(settings.pretokenizer).lone_spaces
-        self._cache: dict[int, _Chunks] = {}  # per number of rounds
+        self._cache: dict[int, Chunks] = {}  # per number of rounds
 
     def split(self, text: str) -> list[str]:
         """The chunks the pre-tokenizer cuts `text` into: merges never cross them."""
@@ -182,19 +178,38 @@ class Tokenizer:
             first[self.first_merge_id + rank], last[self.first_merge_id + rank] = first[left], last[right]
         return {last[left] + first[right] for left, right in self.merges}
 
-    def encode(self, text: str, rounds: int | None = None) -> list[int | None]:
-        """Token ids for `text`; under a `chars` alphabet an unseen character is None.
+    def encode(self, text: str, rounds: int | None = None, allowed_special: Collection[str] | str = frozenset(),
+               disallowed_special: Collection[str] | str = "all") -> list[int | None]:
+        """Token ids for `text`, with tiktoken's rules for a special token's text in it
+        (`bpe.encoding.specials`): by default it is refused with DisallowedSpecial, naming the token
+        and where it starts; `allowed_special="all"` (or a set of names) makes it its id, and
+        `disallowed_special=()` plain text, as `encode_ordinary` always treats it (octlm's
+        `<|eos|>` written in a text is the bytes `<|`, `eos`, `|>`). A tokenizer without
+        specials encodes every text as `encode_ordinary` does.
+
+        >>> tok = Tokenizer(Settings(specials="octlm"), Alphabet("bytes"), [])
+        >>> tok.encode("a<|eos|>", allowed_special="all"), len(tok.encode("a<|eos|>", disallowed_special=()))
+        ([97, 258], 8)
+        """
+        if not self.special_tokens:
+            return self.encode_ordinary(text, rounds)
+        return encode_with_specials(text, self.special_tokens, lambda part: self.encode_ordinary(part, rounds),
+                                    allowed_special, disallowed_special)
+
+    def encode_ordinary(self, text: str, rounds: int | None = None) -> list[int | None]:
+        """Token ids for `text`, a special token's text as plain text; under a `chars` alphabet an
+        unseen character is None.
 
         Each distinct chunk is merged once and cached as its tuple of ids: a chunk seen
-        before costs one dict lookup, in C (see `_Chunks`). Under `kinds` the text is first
+        before costs one dict lookup, in C (see `chunk_cache.Chunks`). Under `kinds` the text is first
         cut after each space that comes before a non-space (`re` finds a literal space about
         three times faster than the pattern finds chunks), and each stretch between two cuts
-        is remembered with its ids (see `_Stretches`): a third as many lookups, and the
+        is remembered with its ids (see `chunk_cache.Stretches`): a third as many lookups, and the
         pattern runs only on stretches not seen before."""
         limit = len(self.merges) if rounds is None else min(rounds, len(self.merges))
         cache = self._cache.get(limit)
         if cache is None:
-            cache = self._cache[limit] = _Chunks(self, limit)
+            cache = self._cache[limit] = Chunks(self, limit)
         if not self._by_stretch:
             return list(chain.from_iterable(map(cache.__getitem__, self._split(text))))
         stretches = _SPACE_BEFORE_NON_SPACE.split(text)
@@ -209,9 +224,11 @@ class Tokenizer:
             return tuple(None if i == ord(UNKNOWN) else i for i in ids)
         return ids
 
-    def pieces(self, text: str, rounds: int | None = None) -> list[tuple[int | None, str]]:
-        """(id, display text) for each token of `text`, unknown characters shown as themselves."""
-        ids = self.encode(text, rounds)
+    def pieces(self, text: str, rounds: int | None = None, **specials) -> list[tuple[int | None, str]]:
+        """(id, display text) for each token of `text`, unknown characters shown as themselves;
+        `specials` are `encode`'s (`allowed_special`, `disallowed_special`), and without them a
+        special token's text is plain text."""
+        ids = self.encode(text, rounds, **specials) if specials else self.encode_ordinary(text, rounds)
         unknown = iter(char for char in text if not self.alphabet.byte_level and char not in self.alphabet.chars)
         return [(i, next(unknown) if i is None else self.token_text(i)) for i in ids]
 
@@ -235,56 +252,3 @@ class Tokenizer:
     def token_text(self, token_id: int) -> str:
         """A token's text, with bytes that are not valid UTF-8 on their own written as \\xNN."""
         return render(self.vocab[token_id])
-
-
-class _Chunks(dict):
-    """Chunk text -> its ids after `limit` merges, filled in on first use: `encode` maps
-    `__getitem__` over the chunks, so only a chunk never seen before runs Python code.
-
-    >>> tok = Tokenizer(Settings(alphabet="bytes", pretokenizer="none"), Alphabet("bytes"), [(97, 97)])
-    >>> chunks = _Chunks(tok, 1)
-    >>> chunks["aab"], len(chunks)
-    ((256, 98), 1)
-    """
-
-    def __init__(self, tokenizer: Tokenizer, limit: int):
-        super().__init__()
-        self.tokenizer, self.limit = tokenizer, limit
-        self.stretches = _Stretches(tokenizer, self)
-
-    def __missing__(self, chunk: str) -> tuple[int | None, ...]:
-        if len(self) >= CACHE_LIMIT:
-            self.clear()
-        tokenizer = self.tokenizer
-        ids = self[chunk] = tokenizer.ids(tokenizer.merge(tokenizer.alphabet.sequence(chunk), self.limit))
-        return ids
-
-
-class _Stretches(dict):
-    """A stretch of text that a space before a non-space ends (the space itself not in the
-    key) -> the ids of the stretch and that space, from the chunk cache.
-
-    A chunk ends after such a space, and the pattern looks neither ahead nor behind
-    (`options.Pretokenizer.lone_spaces`), so the stretch and its space split on their own
-    into the chunks they are part of in the whole text. A stretch over LONG_STRETCH
-    characters (a text with few spaces) is worked out again each time, not kept, and so is
-    one that comes after the first STRETCH_LIMIT: common ones come early, and starting over
-    would drop them too. (Hugging Face's BPE word cache also has a fixed capacity, and
-    keeps no word over 256 characters.)
-
-    >>> tok = Tokenizer(Settings(alphabet="bytes", pretokenizer="kinds"), Alphabet("bytes"), [(32, 32)])
-    >>> stretches = _Chunks(tok, 1).stretches
-    >>> stretches["a "], stretches["a\\n"], tok.encode("\\n a  a b") == [10, 32, 97, 256, 97, 32, 98]
-    ((97, 256), (97, 10, 32), True)
-    """
-
-    def __init__(self, tokenizer: Tokenizer, chunks: _Chunks):
-        super().__init__()
-        self.split, self.chunks = tokenizer._split, chunks
-
-    def __missing__(self, stretch: str) -> tuple[int | None, ...]:
-        ids = tuple(chain.from_iterable(map(self.chunks.__getitem__, self.split(stretch + " "))))
-        if len(stretch) <= LONG_STRETCH and len(self) < STRETCH_LIMIT:
-            self[stretch] = ids
-        return ids
-

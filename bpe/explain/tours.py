@@ -61,7 +61,7 @@ def count_step(t: Training, k: int) -> Step:
 
 def encode_step(t: Training, text: str, k: int, point: str, title: str) -> Step:
     """`text` in the encoder at round `k`, its tokens listed, `point` said after them."""
-    ids = t.tokenizer.encode(text, rounds=k)
+    ids = t.tokenizer.encode_ordinary(text, rounds=k)
     pieces = " ".join("?" if i is None else shown(t, i) for i in ids)
     unknown = sum(i is None for i in ids)
     return Step("encode", title, f"At round {k}, {text} encodes as {pieces}: {point}", k, "encoder", encode=text,
@@ -167,7 +167,7 @@ def _from_scratch(a: Training, b: Training) -> list[Step]:
              f"{spaced.id}: a word keeps the space before it, so {shown(a, spaced.id)} and "
              f"{shown(a, spaced.right)} are two different tokens.", spaced.rank + 1, "candidates",
              facts={"round": spaced.rank + 1, "token": spaced.id}),
-        encode_step(a, sentence, len(a.merges), f"{len(a.tokenizer.encode(sentence)):,} tokens for "
+        encode_step(a, sentence, len(a.merges), f"{len(a.tokenizer.encode_ordinary(sentence)):,} tokens for "
                     f"{len(sentence)} characters.", "A sentence"),
         encode_step(a, "the elephant sat on a submarine.", len(a.merges),
                     "what the merges cover is joined, and letters the corpus never holds stay unknown (?).",

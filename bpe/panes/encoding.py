@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import html
 
+from ..encoding.specials import find_special
 from ..trainers.training import Training
-
-from .chips import grouped_chips, token_chip, unknown_chip
+from .chips import grouped_chips, special_chip, token_chip, unknown_chip
 from .wording import plural
 
 #: (button label, text): each shows one thing the explainers point at.
@@ -29,17 +29,49 @@ EXAMPLES = (
 ID_LIMIT = 200
 
 
-def encoding_html(training: Training, text: str, rounds: int, vocab_name: str = "") -> str:
-    """The text's chips, its ids, and how many characters, bytes and tokens it takes (B's chips: `vocab_name` "b")."""
+def encoding_html(training: Training, text: str, rounds: int, vocab_name: str = "", specials: bool = False) -> str:
+    """The text's chips, its ids, and how many characters, bytes and tokens it takes (B's chips: `vocab_name` "b").
+    With `specials`, a special token's text (octlm's `<|eos|>`) is that special, a chip of its own
+    kind; without, it is plain text, as octlm encodes it, and a line says so."""
     tokenizer = training.tokenizer
     try:
-        pieces = tokenizer.pieces(text, rounds=rounds)
+        pieces = tokenizer.pieces(text, rounds=rounds, **_allowed(specials))
     except ValueError as error:  # a lone surrogate, which UTF-8 cannot encode
         return f'<div class="bpe-encoded"></div><div class="bpe-note">{html.escape(str(error))}</div>'
-    chips = [unknown_chip(piece) if i is None else token_chip(i, tokenizer.vocab[i], vocab=vocab_name) for i, piece in pieces]
+    named = tokenizer.specials if specials else {}
+    chips = [unknown_chip(piece) if i is None else special_chip(i, named[i], TYPED) if i in named
+             else token_chip(i, tokenizer.vocab[i], vocab=vocab_name) for i, piece in pieces]
+    note = specials_note(tokenizer.special_tokens, text, specials)
     if tokenizer.alphabet.byte_level:  # only bytes can split a character
-        return tokens_html(grouped_chips(chips, [tokenizer.vocab[i] for i, _ in pieces]), [i for i, _ in pieces], text)
-    return tokens_html("".join(chips), [i for i, _ in pieces], text)
+        return note + tokens_html(grouped_chips(chips, [tokenizer.vocab[i] for i, _ in pieces]), [i for i, _ in pieces], text)
+    return note + tokens_html("".join(chips), [i for i, _ in pieces], text)
+
+
+#: What a special token's chip says it is, when it was written in the text.
+TYPED = "a special token written in the text"
+
+
+def _allowed(specials: bool) -> dict:
+    """`encode`'s arguments for the "special tokens in text" toggle: on, every special's text is its
+    id; off, none is looked for (`encode_ordinary`)."""
+    return {"allowed_special": "all"} if specials else {}
+
+
+def specials_note(special_tokens: dict[str, int], text: str, specials: bool) -> str:
+    """One line when the text holds a special token's text that is encoded as plain text.
+
+    >>> "&#x27;&lt;|eos|&gt;&#x27; at character 2: it is encoded as plain text." in specials_note({"<|eos|>": 258}, "a <|eos|>", False)
+    True
+    >>> specials_note({"<|eos|>": 258}, "a <|eos|>", True), specials_note({"<|eos|>": 258}, "a", False)
+    ('', '')
+    """
+    found = None if specials else find_special(text, special_tokens)
+    if not found:
+        return ""
+    token, offset = found
+    return (f'<div class="bpe-note bpe-specials-note">The text holds the special token {html.escape(repr(token))} '
+            f'at character {offset:,}: it is encoded as plain text. Turn on "special tokens in text" to encode '
+            f"it as its id.</div>")
 
 
 def tokens_html(chips: str, ids: list[int | None], text: str) -> str:
@@ -81,7 +113,8 @@ def share_of(tokens: int, model: str, window: int) -> str:
     return html.escape(f"{shown} of {model}'s {window:,}" + (" (does not fit)" if share > 1 else ""), quote=False)
 
 
-def side_rows(training: Training, rounds: int, text: str, training_b: Training | None = None) -> list:
+def side_rows(training: Training, rounds: int, text: str, training_b: Training | None = None,
+              specials: bool = False) -> list:
     """counts_table rows for this tokenizer (A when there is a B) and B, each after the selected round."""
     sides = [("this tokenizer" if training_b is None else "A", training, rounds)]
     if training_b is not None:
@@ -89,17 +122,20 @@ def side_rows(training: Training, rounds: int, text: str, training_b: Training |
     rows = []
     for label, side, k in sides:
         try:
-            tokens = len(side.tokenizer.encode(text, rounds=k))
+            tokens = len(side.tokenizer.encode(text, rounds=k, **_allowed(specials)) if specials
+                         else side.tokenizer.encode_ordinary(text, rounds=k))
         except ValueError:  # a lone surrogate, which UTF-8 cannot encode
             tokens = None
         rows.append((f"{label} after round {k}", tokens, side.vocab_size(k)))
     return rows
 
 
-def b_encoding_html(training: Training, training_b: Training | None, text: str, rounds: int) -> str:
+def b_encoding_html(training: Training, training_b: Training | None, text: str, rounds: int,
+                    specials: bool = False) -> str:
     """The text as B cuts it, and A's and B's token counts side by side ("" with no B)."""
     if training_b is None:
         return ""
     k = min(rounds, len(training_b.merges))
+    counts = counts_table(side_rows(training, rounds, text, training_b, specials), len(text))
     return (f'<div class="bpe-encoded-b"><div class="bpe-heading">B, after round {k}</div>'
-            f"{encoding_html(training_b, text, k, 'b')}{counts_table(side_rows(training, rounds, text, training_b), len(text))}</div>")
+            f"{encoding_html(training_b, text, k, 'b', specials)}{counts}</div>")

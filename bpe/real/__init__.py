@@ -30,11 +30,12 @@ split differently. On 11.8 million characters of real text the ids were identica
 from __future__ import annotations
 
 from ..encoding.ranks import byte_pair_merge
+from ..encoding.specials import DisallowedSpecial
 from ..text.dialect import python_pattern
 from .data import data_file, data_files, load, read_ranks, tiktoken_file, write_ranks
 from .encoding import Encoding
 from .sentencepiece import ModelError, SentencePieceBPE
 from .specs import CONTEXTS, LABELS, NAMES, SPECS, TIKTOKEN_NAMES
 
-__all__ = ["CONTEXTS", "LABELS", "NAMES", "SPECS", "TIKTOKEN_NAMES", "Encoding", "ModelError", "SentencePieceBPE", "byte_pair_merge", "data_file", "data_files", "load", "python_pattern", "read_ranks",
+__all__ = ["CONTEXTS", "LABELS", "NAMES", "SPECS", "TIKTOKEN_NAMES", "DisallowedSpecial", "Encoding", "ModelError", "SentencePieceBPE", "byte_pair_merge", "data_file", "data_files", "load", "python_pattern", "read_ranks",
            "tiktoken_file", "write_ranks"]

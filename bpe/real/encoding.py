@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Collection
 
 from ..encoding.ranks import byte_pair_merge
-from ..errors import UserInputError
+from ..encoding.specials import encode_with_specials, find_special
 from ..text.dialect import python_pattern
 
 #: Distinct chunks remembered before the cache starts over.
@@ -74,32 +75,19 @@ class Encoding:
             out.extend(chunk(piece))
         return out
 
-    def encode(self, text: str, allowed_special: set[str] | str = frozenset(),
-               disallowed_special: set[str] | str = "all") -> list[int]:
-        """Token ids, with tiktoken's rules for special tokens' text in `text`: those named in
-        `allowed_special` ("all" for every one) become their ids; those in `disallowed_special`
-        ("all": every special not allowed) are refused with `DisallowedSpecial`, which names the
-        token and where it is; any other is plain text. `encode_ordinary` never looks for them.
+    def encode(self, text: str, allowed_special: Collection[str] | str = frozenset(),
+               disallowed_special: Collection[str] | str = "all") -> list[int]:
+        """Token ids, with tiktoken's rules for special tokens' text in `text` (`bpe.encoding.specials`):
+        those named in `allowed_special` ("all" for every one) become their ids; those in
+        `disallowed_special` ("all": every special not allowed) are refused with `bpe.real.DisallowedSpecial`,
+        which names the token and where it is; any other is plain text.
 
         >>> enc = Encoding("tiny", r"[^<]+|<", [bytes([i]) for i in range(256)], {"<end>": 256})
         >>> enc.encode("a<end>", allowed_special="all"), enc.encode("a<end>", disallowed_special=())
         ([97, 256], [97, 60, 101, 110, 100, 62])
-        >>> enc.encode("a<end>")
-        Traceback (most recent call last):
-        ...
-        bpe.real.encoding.DisallowedSpecial: the text holds the special token '<end>' at character 1: allow it (allowed_special) to encode it as its id, or leave it out of disallowed_special to encode it as plain text
         """
-        allowed = set(self.special_tokens) if allowed_special == "all" else set(allowed_special) & set(self.special_tokens)
-        disallowed = set(self.special_tokens) - allowed if disallowed_special == "all" else set(disallowed_special)
-        found = _find_special(text, disallowed)
-        if found:
-            raise DisallowedSpecial(*found)
-        if not allowed:  # a name this tokenizer has no special for is no special here, as in tiktoken
-            return self.encode_ordinary(text)
-        out = []
-        for i, part in enumerate(re.split(f"({_alternatives(allowed)})", text)):
-            out.extend([self.special_tokens[part]] if i % 2 else self.encode_ordinary(part))
-        return out
+        return encode_with_specials(text, self.special_tokens, self.encode_ordinary, allowed_special,
+                                    disallowed_special)
 
     def special_in(self, text: str) -> tuple[str, int] | None:
         """The first of this tokenizer's special tokens whose text is in `text`, and where, or None.
@@ -107,7 +95,7 @@ class Encoding:
         >>> Encoding("tiny", r"[^<]+|<", [bytes([i]) for i in range(256)], {"<end>": 256}).special_in("ab<end>")
         ('<end>', 2)
         """
-        return _find_special(text, self.special_tokens)
+        return find_special(text, self.special_tokens)
 
     def token_bytes(self, token_id: int) -> bytes:
         if 0 <= token_id < len(self.tokens):
@@ -125,28 +113,6 @@ class Encoding:
     def token_texts(self, text: str) -> list[tuple[int, str]]:
         """(id, text) for each token; bytes that are not UTF-8 on their own are written \\xNN."""
         return [(i, self.tokens[i].decode("utf-8", "backslashreplace")) for i in self.encode_ordinary(text)]
-
-
-class DisallowedSpecial(UserInputError, ValueError):
-    """A special token's text in a text to encode, which the caller did not allow (tiktoken's
-    ValueError): the message names the token and the character where it starts."""
-
-    def __init__(self, token: str, offset: int):
-        self.token, self.offset = token, offset
-        super().__init__(f"the text holds the special token {token!r} at character {offset}: allow it "
-                         "(allowed_special) to encode it as its id, or leave it out of disallowed_special "
-                         "to encode it as plain text")
-
-
-def _alternatives(tokens) -> str:
-    """A pattern matching any of `tokens`, the longest first (as tiktoken's special-token regex)."""
-    return "|".join(map(re.escape, sorted(tokens, key=len, reverse=True)))
-
-
-def _find_special(text: str, tokens) -> tuple[str, int] | None:
-    """The first of `tokens` in `text` and where it starts, or None."""
-    match = re.search(_alternatives(tokens), text) if tokens else None
-    return (match.group(), match.start()) if match else None
 
 
 def _clean(text: str) -> str:

@@ -9,7 +9,7 @@ own export) keeps bpe's: the byte values, any specials, then one per merge.
 >>> import bpe
 >>> t = bpe.train(["low lower lowest"] * 3, bpe.Settings(pretokenizer="words", merges=4))
 >>> enc = ImportedEncoding("upload", "mine.json", t.tokenizer, [])
->>> enc.encode_ordinary("lowest") == t.tokenizer.encode("lowest"), enc.parents(257), enc.n_vocab
+>>> enc.encode_ordinary("lowest") == t.tokenizer.encode_ordinary("lowest"), enc.parents(257), enc.n_vocab
 (True, (256, 119), 260)
 >>> from bpe.io.file_ids import FileIds
 >>> own = ImportedEncoding("upload", "theirs.json", t.tokenizer, [], FileIds(tuple(range(1, 261)), ((0, "<s>", True),)))
@@ -58,7 +58,7 @@ class ImportedEncoding(Encoding):
         U+FFFD first, as in every real tokenizer here. A byte the file has no token for is left
         out, as tokenizers leaves it out."""
         if self.file_ids is None:
-            return self.tokenizer.encode(_clean(text))
+            return self.tokenizer.encode_ordinary(_clean(text))
         return [i for i in self.file_ids.encode(self.tokenizer, _clean(text)) if i is not None]
 
     def _bpe(self, token_id: int) -> int | None:

@@ -19,7 +19,7 @@ from bpe.options import PRETOKENIZER
 from bpe.real.sentencepiece import SentencePieceBPE
 
 from bpe.panes.chips import grouped_chips, special_chip, token_chip
-from bpe.panes.encoding import counts_table, side_rows, tokens_html
+from bpe.panes.encoding import TYPED, counts_table, side_rows, specials_note, tokens_html
 from bpe.panes.piece_stepper import piece_stepper_html
 from .state import COMPARISONS
 from .state.real_tokenizers import selected
@@ -36,17 +36,6 @@ def real_ids(encoding: real.Encoding, text: str, specials: bool) -> list[int]:
     return encoding.encode(text, allowed_special="all") if specials else encoding.encode_ordinary(text)
 
 
-def specials_note(encoding: real.Encoding, text: str, specials: bool) -> str:
-    """One line when the text holds a special token's text that is encoded as plain text."""
-    found = None if specials else encoding.special_in(text)
-    if not found:
-        return ""
-    token, offset = found
-    return (f'<div class="bpe-note bpe-specials-note">The text holds the special token {html.escape(repr(token))} '
-            f'at character {offset:,}: it is encoded as plain text. Turn on "special tokens in text" to encode '
-            f"it as its id.</div>")
-
-
 def compare_html(training: bpe.Training, rounds: int, text: str, name: str, reference: real.Encoding | None,
                  training_b: bpe.Training | None = None, others: Sequence[real.Encoding] = (),
                  specials: bool = False) -> str:
@@ -57,16 +46,16 @@ def compare_html(training: bpe.Training, rounds: int, text: str, name: str, refe
         return ""
     if name and (reference is None or reference.name != name):
         return f'<div class="bpe-compare"><div class="bpe-note">Loading {html.escape(LABELS[name])}…</div></div>'
-    shown, rows = "", side_rows(training, rounds, text, training_b)
+    shown, rows = "", side_rows(training, rounds, text, training_b, specials)
     if name:
         label = getattr(reference, "label", "") or LABELS[name]  # an uploaded file goes by its name
         ids = real_ids(reference, text, specials)
         named = {i: token for token, i in reference.special_tokens.items()} if specials else {}
         tokens = [reference.token_bytes(i) for i in ids]
-        chips = grouped_chips([special_chip(i, named[i], "a special token written in the text") if i in named
+        chips = grouped_chips([special_chip(i, named[i], TYPED) if i in named
                                else token_chip(i, token, vocab=name) for i, token in zip(ids, tokens)], tokens)
         rows.append(real_row(reference, len(ids), label))
-        notes = specials_note(reference, text, specials) + "".join(
+        notes = specials_note(reference.special_tokens, text, specials) + "".join(
             f'<div class="bpe-note">{html.escape(note)}.</div>' for note in getattr(reference, "notes", ()))
         if isinstance(reference, SentencePieceBPE):
             notes += differences_html(reference, text)
@@ -134,8 +123,6 @@ class CompareView(pn.viewable.Viewer):
             pn.Row(upload, split, sizing_mode="stretch_width"),
             # Always visible, empty when there is nothing to compare: Panel 1.8 misses a `visible` bound
             # to `compare` when a link sets `encode_text` and `compare` in one update.
-            pn.widgets.Checkbox.from_param(p.specials_in_text, name="special tokens in text",
-                                           css_classes=["specials-in-text"]),
             html_pane(pn.bind(comparison_html, p.training, p.round, p.encode_text, p.compare, p.reference, p.training_b,
                               p.counted, p.loaded, p.specials_in_text)),
             html_pane(pn.bind(lambda compare, reference, text, step: piece_stepper_html(selected(compare, reference), text, step),

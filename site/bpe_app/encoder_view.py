@@ -25,14 +25,18 @@ class EncoderView(pn.viewable.Viewer):
                    for label, _ in EXAMPLES]
         for button, (_, text) in zip(buttons, EXAMPLES):
             button.on_click(lambda event, text=text: self._input.param.update(value=text, value_input=text))
+        p = state.param
         self._layout = pn.Column(
             self._input,
             pn.FlexBox(*buttons, gap="0px"),
-            html_pane(pn.bind(encoding_html, state.param.training, state.param.encode_text, state.param.round),
+            # For this tokenizer's specials (octlm's), B's and the real one's compared with.
+            pn.widgets.Checkbox.from_param(p.specials_in_text, name="special tokens in text",
+                                           css_classes=["specials-in-text"]),
+            html_pane(pn.bind(encoding_html, p.training, p.encode_text, p.round, specials=p.specials_in_text),
                       css_classes=["bpe-encoding-pane"]),
             # Always there, empty without a B (see compare_view on Panel and `visible`).
-            html_pane(pn.bind(b_encoding_html, state.param.training, state.param.training_b, state.param.encode_text,
-                              state.param.round), css_classes=["bpe-encoding-b-pane"]),
+            html_pane(pn.bind(b_encoding_html, p.training, p.training_b, p.encode_text, p.round, p.specials_in_text),
+                      css_classes=["bpe-encoding-b-pane"]),
             sizing_mode="stretch_width",
         )
 

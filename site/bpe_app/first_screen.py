@@ -1,10 +1,10 @@
 """The first screen: the page answered from the `bpe` core alone, while Panel starts.
 
 Python and `bpe` are up seconds before Panel and Bokeh have been imported and the app built. In
-that time the worker answers the prerendered page from here: typing in the encoder, the round (the
-slider, previous and next, ← and →), the preset menu and a share link's state. The panes are drawn
-by the same functions the app's views use (`bpe_app.panes`), so the page looks the same before and
-after. Then the app takes over this screen's state (`app_state`, `hand_over`), so that nothing the
+that time the worker answers the prerendered page from here: typing in the encoder and its "special
+tokens in text" toggle, the round (the slider, previous and next, ← and →), the preset menu and a
+share link's state. The panes are drawn by the same functions the app's views use (`bpe.panes`),
+so the page looks the same before and after. Then the app takes over this screen's state (`app_state`, `hand_over`), so that nothing the
 visitor did is lost: the text, the round, the preset, and a token they asked to inspect.
 
 Panel is never imported here (the worker imports it later, in steps).
@@ -40,7 +40,7 @@ WIDGETS = {
     "preset-select": "preset", "alphabet-select": "alphabet", "pretokenizer-select": "pretokenizer",
     "tie-select": "tie", "specials-select": "specials", "min-frequency": "min_frequency",
     "budget-select": "budget", "budget-size": "budget_size", "corpus-input": "corpus_text",
-    "encode-input": "encode_text",
+    "encode-input": "encode_text", "specials-in-text": "specials_in_text",
 }
 #: The longest text the encoder takes from the page, as a share link holds (`link_fields.TEXT_LIMIT`).
 TEXT_LIMIT = 10_000
@@ -78,8 +78,8 @@ class FirstScreen:
     def answer(self, event: dict) -> dict:
         """Apply one event from the page and return what the page shows now (see `view`).
 
-        Events: {"preset": name}, {"text": str}, {"example": label}, {"round": int}, {"step": ±n},
-        {"inspect": [vocabulary, id]}; several keys are applied in that order. Anything malformed is
+        Events: {"preset": name}, {"text": str}, {"example": label}, {"specials": bool}, {"round": int},
+        {"step": ±n}, {"inspect": [vocabulary, id]}; several keys are applied in that order. Anything malformed is
         ignored or said in `message`, and changes nothing."""
         state, self.message, self.used = self.state, "", True
         if isinstance(event.get("preset"), str):
@@ -91,6 +91,8 @@ class FirstScreen:
             state.encode_text = event["text"][:TEXT_LIMIT]
         if isinstance(event.get("example"), str) and event["example"] in dict(EXAMPLES):  # an encoder button, by label
             state.encode_text = dict(EXAMPLES)[event["example"]]
+        if isinstance(event.get("specials"), bool):
+            state.specials_in_text = event["specials"]
         if _whole(event.get("round")):
             state.round = min(max(event["round"], 0), state.rounds)
         if _whole(event.get("step")):
@@ -104,6 +106,7 @@ class FirstScreen:
         """The round, the last round, the widgets' values and each pane's HTML (by the pane's CSS class)."""
         state = self.state
         training, training_b, rounds, text = state.training, state.training_b, state.round, state.encode_text
+        specials = state.specials_in_text
         return {
             "round": rounds, "rounds": state.rounds, "message": self.message,
             "widgets": {css: getattr(state, name) for css, name in WIDGETS.items()},
@@ -111,8 +114,8 @@ class FirstScreen:
                 "bpe-caption-pane": self._pane(round_caption, training, rounds),
                 "bpe-corpus-pane": self._pane(corpus_html, training, rounds, training_b),
                 "bpe-candidates-pane": self._pane(candidates_html, training, rounds),
-                "bpe-encoding-pane": self._pane(encoding_html, training, text, rounds),
-                "bpe-encoding-b-pane": self._pane(b_encoding_html, training, training_b, text, rounds),
+                "bpe-encoding-pane": self._pane(encoding_html, training, text, rounds, "", specials),
+                "bpe-encoding-b-pane": self._pane(b_encoding_html, training, training_b, text, rounds, specials),
                 "bpe-stepper-pane": self._pane(stepper_html, training, text, rounds, state.encode_step, state.stepping),
                 "bpe-chart-pane": self._pane(chart_svg, training, rounds, training_b),
                 "bpe-merges-pane": self._pane(merges_html, training, rounds),

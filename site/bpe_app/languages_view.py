@@ -56,7 +56,7 @@ def languages_html(training: bpe.Training, rounds: int, training_b: bpe.Training
 @functools.lru_cache(maxsize=64)
 def _ours(training: bpe.Training, rounds: int) -> dict:
     """A training's counts at a round, kept: scrubbing back and forth asks for the same again."""
-    return languages.counts(lambda text: training.tokenizer.encode(text, rounds=rounds))
+    return languages.counts(lambda text: training.tokenizer.encode_ordinary(text, rounds=rounds))
 
 
 @functools.lru_cache(maxsize=16)

@@ -2,7 +2,7 @@
 //
 // The prerendered page is a Bokeh document drawn in this thread. While Python starts Panel in the
 // worker, the changes the visitor makes to that document (the encoder's text, the slider, the
-// arrow keys' counters, the preset menu) and the clicks on previous, next and the examples go to
+// arrow keys' counters, the preset menu, the "special tokens in text" box) and the clicks on previous, next and the examples go to
 // the worker as events, and its answers are set on the document's own models: each pane's HTML,
 // as the app's views render it, and the widgets' values. Nothing is rendered here.
 //
@@ -59,7 +59,9 @@
         const model = models[name];
         if (!model || model === models["encode-input"] && model.value_input === value) continue;
         if ("value_input" in model.properties) model.setv({ value, value_input: value });
-        else if (model.value !== value) model.value = value;
+        else if ("active" in model.properties && typeof value === "boolean") {  // a checkbox
+          if (model.active !== value) model.active = value;
+        } else if (model.value !== value) model.value = value;
       }
     } finally {
       state.setting -= 1;
@@ -90,6 +92,7 @@
     if (classes.includes("encode-input") && attr === "value_input") send({ text: value });
     else if (classes.includes("round-slider") && attr === "value") send({ round: value });
     else if (classes.includes("preset-select") && attr === "value") send({ preset: value });
+    else if (classes.includes("specials-in-text") && attr === "active") send({ specials: value });
     else if (["left", "right", "home", "end"].includes(attr) && "home" in model.properties) {
       const old = state.keys[attr] || 0;
       state.keys[attr] = value;
@@ -116,7 +119,7 @@
       if (button && click) send({ example: button.textContent.trim() });
       return;
     }
-    if (["encode-input", "round-slider", "preset-select", "bpe-corpus-pane", "bpe-encoding-pane",
+    if (["encode-input", "specials-in-text", "round-slider", "preset-select", "bpe-corpus-pane", "bpe-encoding-pane",
          "bpe-encoding-b-pane", "bpe-candidates-pane", "bpe-caption-pane"].some((name) => within(path, name))) return;
     const control = path.find((node) => node.matches && node.matches(CONTROLS));
     if (!control) return;

@@ -166,6 +166,37 @@ def test_a_tour_link_shows_its_step_before_panel_and_says_the_box_comes_with_the
     expect(page.locator(".pn-loading-msg")).to_contain_text("The full page is starting")
 
 
+OCTLM_EOS = "?preset=octlm&text=x%20%3C%7Ceos%7C%3E"  # x <|eos|>
+
+
+def test_before_panel_special_tokens_in_text_follow_the_toggle(held_at):
+    """octlm's `<|eos|>` typed in the encoder is plain text with a line saying so; the toggle makes it
+    the special (id 258), answered by the first screen."""
+    page = held_at(OCTLM_EOS)
+    expect(page.locator(".bpe-specials-note").first).to_contain_text(
+        "'<|eos|>' at character 2: it is encoded as plain text")
+    page.locator(".specials-in-text input").first.click()
+    expect(page.locator('.bpe-encoding-pane .bpe-special[data-id="258"]').first).to_be_visible()
+    assert page.locator(".bpe-encoding-pane .bpe-specials-note").count() == 0
+    assert page.evaluate("() => document.body.classList.contains('pn-loading')")  # Panel has not started
+
+
+def test_the_full_page_keeps_the_special_tokens_toggle(browser, site_url):
+    context, app = first_screen(browser, site_url + OCTLM_EOS, hold=False)
+    page = app.page
+    try:
+        page.locator(".specials-in-text input").first.click()
+        expect(page.locator('.bpe-encoding-pane .bpe-special[data-id="258"]').first).to_be_visible()
+        page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
+        expect(page.locator(".specials-in-text input").first).to_be_checked()
+        expect(page.locator('.bpe-encoding-pane .bpe-special[data-id="258"]').first).to_be_visible()
+        page.locator(".specials-in-text input").first.click()  # the full page answers it now
+        expect(page.locator(".bpe-specials-note").first).to_be_visible()
+        assert app.errors == [], "\n".join(app.errors)
+    finally:
+        context.close()
+
+
 #: Every animation frame, whether the encoder's chips and the caption were on the page, and its height.
 FRAMES = """() => {
   window.bpeFrames = [];
