@@ -162,6 +162,15 @@ TIE = Option("tie", "tie rule", "Which pair wins when several share the top coun
 class SpecialSet(Value):
     tokens: tuple[str, ...] = ()  # reserved right after the base alphabet, in id order
     needs: str = ""  # the alphabet they need ("" for any)
+    # Whether a file format that cannot say "only when allowed" matches their text in any text
+    # (Hugging Face's added tokens): a chat template writes ChatML's as text; octlm's seed says
+    # its `<|eos|>` written in a text is plain text.
+    matched: bool = False
+
+    @property
+    def ids(self) -> dict[str, int]:
+        """Each token's id, after the 256 bytes."""
+        return {name: 256 + i for i, name in enumerate(self.tokens)}
 
 
 SPECIALS = Option("specials", "special tokens", "Ids reserved after the base alphabet.", (
@@ -170,6 +179,10 @@ SPECIALS = Option("specials", "special tokens", "Ids reserved after the base alp
     # so that their ids never move. The seed names only <|eos|>; the other names are ours.
     SpecialSet("octlm", "octlm", "pad, bos, eos and two tool tokens, ids 256-260", "octlm",
                tokens=("<|pad|>", "<|bos|>", "<|eos|>", "<|tool_call|>", "<|tool_result|>"), needs="bytes"),
+    # ChatML's markers, so that a tokenizer trained here can count a chat (bpe.chat's ChatML).
+    SpecialSet("chatml", "ChatML", "end of text, and ChatML's start and end of a message, ids 256-258",
+               "ChatML chat templates (OpenAI's chat markup, Qwen and many open models)",
+               tokens=("<|endoftext|>", "<|im_start|>", "<|im_end|>"), needs="bytes", matched=True),
 ))
 
 

@@ -52,7 +52,8 @@ class Settings(Record):
             if value is not None and (type(value) is not int or not 0 <= value <= MAX_VOCAB):
                 raise SettingsError(field, f"{{option}} must be a whole number from 0 to {MAX_VOCAB}, not {SettingsError.shown(value)}")
         if needs and self.alphabet != needs:
-            raise SettingsError("specials", f"{{option}} {self.specials} reserves ids 256-260 after the 256 bytes, "
+            last = 255 + len(SPECIAL_SETS.choose(self.specials).tokens)
+            raise SettingsError("specials", f"{{option}} {self.specials} reserves ids 256-{last} after the 256 bytes, "
                                             f"so it needs {{0}} {needs}", "alphabet")
 
     @property

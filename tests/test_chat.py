@@ -134,6 +134,85 @@ def test_olmo_2_follows_its_published_template():
         assert chat.chat(real.load("dolma2"), messages).ids == theirs.encode(text, add_special_tokens=False).ids
 
 
+#: ChatML's template as Hugging Face's chat-templating guide gives it (OpenHermes and many others ship it).
+CHATML_TEMPLATE = ("{% for message in messages %}{{'<|im_start|>' + message['role'] + '\n' + message['content'] + "
+                   "'<|im_end|>' + '\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}")
+#: A corpus with chat-like text, markers and all, so that merges cross what the template writes.
+CHAT_CORPUS = ["system\nBe terse.\nuser\nHi there! What is Debian?\nassistant\nA free operating system. 😀\n"
+               "<|im_start|>user\n猫がニャーと鳴く<|im_end|>\n"] * 20
+
+
+@pytest.fixture(scope="module")
+def chatml_trained():
+    """A tokenizer trained here with ChatML's specials, and the same as `tokenizers` loads our export of it."""
+    tokenizers = pytest.importorskip("tokenizers")
+    import bpe
+    from bpe import formats
+
+    training = bpe.train(CHAT_CORPUS, bpe.Settings(pretokenizer="gpt2", specials="chatml", vocab_size=400))
+    return training, tokenizers.Tokenizer.from_str(formats.to_hf_json(training.tokenizer))
+
+
+def test_a_tokenizer_trained_with_chatmls_specials_counts_in_chatmls_template(chatml_trained):
+    """Every generated conversation: our ids are those `tokenizers` gives the template's text (jinja2),
+    from our own export of the tokenizer, whose ChatML specials are added tokens."""
+    jinja2 = pytest.importorskip("jinja2")
+    from bpe.real.imported import ImportedEncoding
+
+    training, theirs = chatml_trained
+    template = jinja2.Environment().from_string(CHATML_TEMPLATE)
+    ours = ImportedEncoding("trained", "this tokenizer", training.tokenizer, [])
+    contents = {m.content for messages in conversations() for m in messages}
+    assert "<s> and </s>" in contents and "" in contents
+    for messages in conversations() + [[Message("user", "a <|im_end|> typed")]]:
+        text = template.render(messages=[m.as_dict() for m in messages], add_generation_prompt=True)
+        told = chat.chat(ours, messages)
+        assert told.ids == theirs.encode(text, add_special_tokens=False).ids, text
+        primed = 1 + len(ours.encode_ordinary("assistant\n"))  # <|im_start|>assistant\n, the template's own
+        assert told.format == "ChatML" and told.count == sum(told.per_message) + primed
+        assert [p.text for p in told.parts if p.special][:2] == ["<|im_start|>", "<|im_end|>"]
+
+
+def test_chatml_survives_the_trip_through_a_hugging_face_file(chatml_trained, tmp_path):
+    """Our export, imported again (`bpe import`), is still ChatML's: the same ids from the command line."""
+    from bpe import formats
+    from bpe.cli import main
+
+    training, _ = chatml_trained
+    exported, imported = tmp_path / "tokenizer.json", tmp_path / "back.json"
+    exported.write_text(formats.to_hf_json(training.tokenizer), encoding="utf-8")
+    assert main(["import", "--format", "hf", str(exported), "--out", str(imported)]) == 0
+    conversation = [{"role": "system", "content": "Be terse."}, {"role": "user", "content": "What is Debian? 😀"}]
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps(conversation), encoding="utf-8")
+    from bpe.real.imported import ImportedEncoding
+
+    expected = chat.chat(ImportedEncoding("trained", "t", training.tokenizer, []), messages_from(conversation))
+    for tokenizer in (exported_bpe := tmp_path / "ours.json", imported):
+        if tokenizer == exported_bpe:
+            exported_bpe.write_text(bpe_file(training), encoding="utf-8")
+        code, out, err = run_cli("--tokenizer", str(tokenizer), "--json", str(path))
+        assert code == 0, err
+        printed = json.loads(out)
+        assert printed["ids"] == expected.ids and printed["format"] == "ChatML"
+        assert printed["pieces"][0] == "<|im_start|>" and printed["per_message"] == expected.per_message
+
+
+def bpe_file(training) -> str:
+    from bpe import files
+
+    return files.dumps(training)
+
+
+def test_a_trained_tokenizer_without_chatmls_specials_says_how_to_get_them(tmp_path):
+    import bpe
+    from bpe.real.imported import ImportedEncoding
+
+    plain = bpe.train(CHAT_CORPUS, bpe.Settings(specials="octlm", merges=20))
+    with pytest.raises(NoChatFormat, match="trained with the ChatML specials"):
+        chat.chat(ImportedEncoding("trained", "this tokenizer", plain.tokenizer, []), [Message("user", "Hi")])
+
+
 def test_a_tokenizer_without_a_chat_format_says_so():
     with pytest.raises(NoChatFormat, match="has no chat format here"):
         chat.chat(real.load("whisper"), [Message("user", "Hi")])
@@ -177,6 +256,7 @@ def test_the_command_line_prints_ids_count_and_pieces(tmp_path):
     (["--tokenizer", "tekken", "-"], '[{"role": "user", "content": null}]', "content is NoneType"),
     (["--tokenizer", "tekken", "-"], "[]", "empty"),
     (["--tokenizer", "nonesuch", "-"], '[{"role": "user", "content": "x"}]', "unknown tokenizer 'nonesuch'"),
+    (["--tokenizer", "missing.json", "-"], '[{"role": "user", "content": "x"}]', "missing.json"),
     (["--tokenizer", "whisper", "-"], '[{"role": "user", "content": "x"}]', "no chat format"),
     (["--tokenizer", "tekken", "-"], '[{"role": "assistant", "content": "x"}]', "a user or a system message"),
 ])

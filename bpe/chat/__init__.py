@@ -7,6 +7,7 @@ template into ids, the template's special tokens marked, each message's tokens c
 | mistral_v1 | Mistral's v1 format: `[INST]` as plain text, the system prompt joined to the first user message | the same |
 | cl100k_base, o200k_base | ChatML as OpenAI's counting recipe counts it: `<|im_start|>role<|im_sep|>content<|im_end|>`, the reply primed with `<|im_start|>assistant<|im_sep|>` | the recipe's count |
 | dolma2 | OLMo 2 Instruct's published template (`<|user|>\\n…`), encoded as `tokenizers` encodes its text | `tokenizers` on the template's text |
+| any other with `<|im_start|>` and `<|im_end|>` specials (trained with `--specials chatml`, a file) | Hugging Face's ChatML template: `<|im_start|>role\\ncontent<|im_end|>\\n`, the reply primed with `<|im_start|>assistant\\n` | `tokenizers` on the template's text |
 
 >>> from bpe import real
 >>> told = chat(real.load("cl100k_base"), messages_from([{"role": "user", "content": "Hi"}]))
@@ -14,7 +15,7 @@ template into ids, the template's special tokens marked, each message's tokens c
 (8, [5], ['<|im_start|>', 'user', '<|im_sep|>', 'Hi', '<|im_end|>', '<|im_start|>', 'assistant', '<|im_sep|>'])
 """
 from .messages import ROLES, ChatError, Message, messages_from, read_messages
-from .render import FORMATS, Chat, NoChatFormat, Part, chat, chat_format
+from .render import FORMATS, Chat, NoChatFormat, Part, chat, chat_format, format_of
 
 __all__ = ["FORMATS", "ROLES", "Chat", "ChatError", "Message", "NoChatFormat", "Part", "chat", "chat_format",
-           "messages_from", "read_messages"]
+           "format_of", "messages_from", "read_messages"]

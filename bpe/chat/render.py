@@ -26,8 +26,8 @@ FORMATS = {
     "tekken": (lambda enc, messages: mistral.render(enc, messages, 3), "Mistral v3", _MISTRAL, _LAST),
     "mistral_v3": (lambda enc, messages: mistral.render(enc, messages, 3), "Mistral v3", _MISTRAL, _LAST),
     "mistral_v1": (lambda enc, messages: mistral.render(enc, messages, 1), "Mistral v1", _MISTRAL, _FIRST),
-    "cl100k_base": (chatml.render, "ChatML", _RECIPE, ""),
-    "o200k_base": (chatml.render, "ChatML", _RECIPE, ""),
+    "cl100k_base": (chatml.recipe, "ChatML", _RECIPE, ""),
+    "o200k_base": (chatml.recipe, "ChatML", _RECIPE, ""),
     "dolma2": (olmo.render, "OLMo 2 Instruct", "OLMo 2 Instruct's chat_template, encoded as tokenizers does", ""),
 }
 
@@ -61,18 +61,36 @@ class Chat(Record):
         return counts
 
 
+#: Any other tokenizer whose specials hold ChatML's markers (one trained with the `chatml` specials,
+#: a tokenizer file): Hugging Face's ChatML chat template.
+TEMPLATE = (chatml.template, "ChatML", "the ChatML chat template of Hugging Face's chat-templating guide, encoded "
+            "as tokenizers does", "")
+
+
 def chat_format(name: str) -> str | None:
-    """The label of `name`'s chat format, or None when it has none."""
+    """The label of the real tokenizer `name`'s chat format, or None when it has none."""
     return FORMATS[name][1] if name in FORMATS else None
 
 
-def chat(encoding, messages: list[Message]) -> Chat:
-    """`messages` rendered with `encoding`'s chat format (a `bpe.real` tokenizer), or NoChatFormat."""
+def format_of(encoding) -> tuple | None:
+    """(render, label, source, system-prompt note) of `encoding`'s chat format, or None: a real
+    tokenizer's own, or ChatML's template for any other whose specials hold its markers."""
     name = getattr(encoding, "name", "")
-    if name not in FORMATS:
-        raise NoChatFormat(f"{getattr(encoding, 'label', name) or 'this tokenizer'} has no chat format here: "
-                           f"the ones with one are {', '.join(FORMATS)}")
-    render, label, _, prompt_note = FORMATS[name]
+    if name in FORMATS:
+        return FORMATS[name]
+    return TEMPLATE if chatml.has_template(encoding) else None
+
+
+def chat(encoding, messages: list[Message]) -> Chat:
+    """`messages` rendered with `encoding`'s chat format (a `bpe.real` tokenizer, or one with
+    ChatML's specials: see `format_of`), or NoChatFormat."""
+    name = getattr(encoding, "name", "")
+    found = format_of(encoding)
+    if found is None:
+        raise NoChatFormat(f"{getattr(encoding, 'label', '') or name or 'this tokenizer'} has no chat format here: "
+                           f"the real tokenizers with one are {', '.join(FORMATS)}, and a tokenizer trained with "
+                           f"the ChatML specials (or a file with {chatml.START} and {chatml.END}) has ChatML's")
+    render, label, _, prompt_note = found
     parts: list[Part] = render(encoding, messages)
     prompted = any(m.role == "system" and m.content for m in messages)
     return Chat(name, label, parts, len(messages), prompt_note if prompted else "")

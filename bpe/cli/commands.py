@@ -211,14 +211,14 @@ def command_decode(args: argparse.Namespace) -> None:
 
 
 def command_chat(args: argparse.Namespace) -> None:
-    """A conversation (a JSON list of messages) rendered with a real tokenizer's chat format."""
-    from .. import chat, real
+    """A conversation (a JSON list of messages) rendered with a tokenizer's chat format: a real
+    tokenizer's own, or ChatML's for a tokenizer file with ChatML's specials."""
+    from .. import chat
 
-    if args.tokenizer not in real.NAMES:
-        raise UserError(f"unknown tokenizer {args.tokenizer!r}: the real tokenizers are {', '.join(real.NAMES)}")
+    encoding = _chat_tokenizer(args.tokenizer)
     text = textio.read_stdin() if args.file == "-" else textio.read_text(args.file)
-    told = chat.chat(real.load(args.tokenizer), chat.read_messages(text))
-    pieces = chat_pieces(real.load(args.tokenizer), told)
+    told = chat.chat(encoding, chat.read_messages(text))
+    pieces = chat_pieces(encoding, told)
     if args.json:
         print(json.dumps({"ids": told.ids, "count": told.count, "pieces": pieces, "per_message": told.per_message,
                           "format": told.format}, ensure_ascii=False))
@@ -227,6 +227,20 @@ def command_chat(args: argparse.Namespace) -> None:
     if told.note:
         print(told.note)
     print(" ".join(map(str, told.ids)))
+
+
+def _chat_tokenizer(name: str):
+    """A real tokenizer by name, or a tokenizer file (bpe's own, or one `bpe import` made) shown as one."""
+    from .. import real
+    from ..real.imported import ImportedEncoding
+
+    if os.path.exists(name) or "/" in name or name.endswith(".json"):
+        saved = _load(name)
+        return ImportedEncoding("file", os.path.basename(name), saved.tokenizer, [], saved.file_ids)
+    if name not in real.NAMES:
+        raise UserError(f"unknown tokenizer {name!r}: give a tokenizer file, or one of the real tokenizers: "
+                        f"{', '.join(real.NAMES)}")
+    return real.load(name)
 
 
 def chat_pieces(encoding, told) -> list[str]:

@@ -99,9 +99,10 @@ def _decode_parser(subparsers) -> None:
 
 
 def _chat_parser(subparsers) -> None:
-    c = subparsers.add_parser("chat", help="count a conversation as a real tokenizer's model sees it (its chat format)")
-    c.add_argument("--tokenizer", required=True, metavar="NAME", help="a real tokenizer with a chat format: "
-                   "tekken, mistral_v3, mistral_v1, cl100k_base, o200k_base, dolma2")
+    c = subparsers.add_parser("chat", help="count a conversation as a tokenizer's model sees it (its chat format)")
+    c.add_argument("--tokenizer", required=True, metavar="NAME|TOKENIZER.json", help="a real tokenizer with a chat "
+                   "format (tekken, mistral_v3, mistral_v1, cl100k_base, o200k_base, dolma2), or a tokenizer file "
+                   "with ChatML's specials (bpe train --specials chatml), which counts in ChatML")
     c.add_argument("--json", action="store_true", help='print {"ids": [...], "count": N, "pieces": [...], ...}')
     c.add_argument("file", metavar="FILE", help='a JSON list of {"role": ..., "content": ...}; - for standard input')
     c.set_defaults(handler=commands.command_chat)

@@ -54,10 +54,15 @@ def imported_tokenizer(pretokenizer: str, specials: str, pairs: list[tuple[int, 
 
 
 def specials_setting(specials: dict[str, int]) -> tuple[str, list[str]]:
-    """`octlm` when the file's specials are exactly octlm's at 256-260; otherwise none, and the dropped names."""
-    octlm = octlm_ids()
-    if specials == octlm:
-        return "octlm", []
+    """The specials setting whose tokens are exactly the file's, at their ids (octlm's at 256-260,
+    ChatML's at 256-258); otherwise none, and the dropped names.
+
+    >>> specials_setting({"<|endoftext|>": 256, "<|im_start|>": 257, "<|im_end|>": 258}), specials_setting({"<s>": 0})
+    (('chatml', []), ('none', ['<s>']))
+    """
+    for value in SPECIALS:
+        if value.tokens and specials == value.ids:
+            return value.name, []
     return "none", sorted(specials)
 
 
@@ -75,11 +80,6 @@ def pairs_from_bytes(merges: list[tuple[bytes, bytes]], first: int) -> list[tupl
         ids[token] = first + rank
         pairs.append((ids[left], ids[right]))
     return pairs
-
-
-def octlm_ids() -> dict[str, int]:
-    """octlm's specials and their ids, 256-260."""
-    return {name: 256 + i for i, name in enumerate(SPECIALS.choose("octlm").tokens)}
 
 
 def first_merge_id(specials: str) -> int:

@@ -3,8 +3,9 @@
 Under the `bytes` alphabet tokens are named as byte-level BPE files name them (GPT-2's
 byte-to-character map), and the pre-tokenizer is a `Split` with our pattern, then
 `ByteLevel(use_regex=False)`. A `chars` alphabet is written as plain characters. Specials
-are in the vocabulary at their ids but are not `added_tokens`: tokenizers matches an added
-token's text inside any text, and octlm's `<|eos|>` written in a text is ordinary bytes.
+are in the vocabulary at their ids. octlm's are not `added_tokens`: tokenizers matches an added
+token's text inside any text, and octlm's `<|eos|>` written in a text is ordinary bytes. ChatML's
+are, since a chat template writes them as text.
 Import reads byte-level BPE files back, and refuses what bpe cannot honour.
 
 >>> import bpe
@@ -23,7 +24,7 @@ from ..io import textio
 from ..io.file_ids import FileIds
 from ..options import SPECIALS
 from .byte_level import byte_level_bytes, byte_level_name
-from .common import FormatError, Imported, check_distinct, first_merge_id, octlm_ids, pairs_from_bytes, imported_tokenizer, specials_setting
+from .common import FormatError, Imported, check_distinct, first_merge_id, pairs_from_bytes, imported_tokenizer, specials_setting
 from .splits import GPT2_SPELLINGS, exported_pattern, pretokenizer_of
 
 
@@ -75,11 +76,12 @@ def to_hf(tokenizer: Tokenizer, file_ids: FileIds | None = None) -> dict:
     # Specials keep their ids in the model's vocabulary (as GPT-2's <|endoftext|> does); a merge
     # never makes their names, since _check_distinct refuses a token with the same bytes.
     vocab = {(tokenizer.specials.get(i) or name(token)): i for i, token in enumerate(tokenizer.vocab)}
-    added = []
+    # Specials whose text a chat template writes (ChatML's) are added tokens, which tokenizers matches
+    # in any text; octlm's are not (its seed: <|eos|> in a text is plain text).
+    added = [_added(i, name, True) for i, name in tokenizer.specials.items() if tokenizer.settings.special_set.matched]
     if file_ids is not None:
         vocab = {key: file_ids.file_id(i) for key, i in vocab.items() if file_ids.file_id(i) is not None}
-        added = [{"id": i, "content": text, "single_word": False, "lstrip": False, "rstrip": False,
-                  "normalized": False, "special": special} for i, text, special in file_ids.added]
+        added = [_added(i, text, special) for i, text, special in file_ids.added]
         vocab.update({item["content"]: item["id"] for item in added})  # as tokenizers' trainer lists them too
     merges = [[name(tokenizer.vocab[left]), name(tokenizer.vocab[right])] for left, right in tokenizer.merges]
     pattern = exported_pattern(tokenizer.settings.pretokenizer)
@@ -135,7 +137,7 @@ def from_hf(data: dict, pretokenizer: str | None = None) -> Imported:
     items = _hf_added_items(data.get("added_tokens"))
     added = {item["content"]: item["id"] for item in items}
     vocab = _hf_vocab(model.get("vocab"))
-    specials, _ = specials_setting(added or _octlm_in_vocab(vocab))
+    specials, _ = specials_setting(added or _specials_in_vocab(vocab))
     merges = [_hf_merge(item, rank) for rank, item in enumerate(model["merges"])]
     first = first_merge_id(specials)
     saved = imported_tokenizer(pretokenizer, specials, pairs_from_bytes(merges, first))
@@ -207,6 +209,11 @@ def _hf_vocab(vocab) -> dict[str, int]:
     return vocab
 
 
+def _added(token_id: int, text: str, special: bool) -> dict:
+    return {"id": token_id, "content": text, "single_word": False, "lstrip": False, "rstrip": False,
+            "normalized": False, "special": special}
+
+
 def _hf_added_items(items) -> list[dict]:
     if items is None:
         return []
@@ -221,11 +228,13 @@ def _hf_added_items(items) -> list[dict]:
     return items
 
 
-def _octlm_in_vocab(vocab: dict[str, int]) -> dict[str, int]:
+def _specials_in_vocab(vocab: dict[str, int]) -> dict[str, int]:
     """octlm's specials when the vocabulary holds them at their ids (our export writes them there,
     not as added tokens, which tokenizers would match inside ordinary text)."""
-    octlm = octlm_ids()
-    return octlm if all(vocab.get(name) == i for name, i in octlm.items()) else {}
+    for value in SPECIALS:
+        if value.tokens and not value.matched and all(vocab.get(name) == i for name, i in value.ids.items()):
+            return value.ids
+    return {}
 
 
 def _hf_pre_tokenizer(step) -> tuple[str | None, bool]:

@@ -182,7 +182,7 @@ def from_tiktoken(ranks_text: str, args: dict | None = None, pretokenizer: str |
     specials, dropped = specials_setting(args.get("special_tokens") or {})
     if dropped:
         notes.append(f"{len(dropped)} special token(s) left out ({', '.join(dropped[:5])}): "
-                     "bpe's settings name only octlm's specials")
+                     "bpe's specials settings are octlm's and ChatML's, each at the ids after the bytes")
     saved = imported_tokenizer(pretokenizer, specials, pairs_from_bytes(_merges_of(ranks), first_merge_id(specials)))
     moved = sum(1 for token, rank in ranks.items() if saved.tokenizer.vocab[rank:rank + 1] != [token])
     if moved:

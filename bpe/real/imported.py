@@ -35,6 +35,7 @@ class ImportedEncoding(Encoding):
         self.first_merge_id = tokenizer.first_merge_id
         if file_ids is None:
             self.tokens = list(tokenizer.vocab)
+            self.special_tokens = dict(tokenizer.special_tokens)  # bpe's own specials (octlm's, ChatML's)
         else:  # by the file's id; an id the file leaves unused holds nothing
             self.tokens = [b""] * file_ids.size
             for bpe_id, file_id in enumerate(file_ids.ids):
