@@ -11,8 +11,8 @@ from bpe_app.chat_view import TOKENIZERS, ChatView  # noqa: E402
 from bpe_app.link_fields import FIELDS  # noqa: E402
 from bpe.panes.chat import chat_html  # noqa: E402
 from bpe_app.share import left_out, query_to_changes, state_to_query  # noqa: E402
-from bpe_app.state import AppState  # noqa: E402
-from bpe_app.state.chat import MAX_MESSAGES  # noqa: E402
+from bpe_app.state import UPLOAD, AppState  # noqa: E402
+from bpe_app.state.chat import MAX_MESSAGES, TRAINED  # noqa: E402
 
 
 def test_the_rows_follow_the_conversation():
@@ -48,9 +48,43 @@ def test_the_pane_is_the_renderers_html():
 
 
 def test_every_real_tokenizer_is_in_the_menu_and_says_whether_it_has_a_chat_format():
-    assert set(TOKENIZERS.values()) == {"", *real.NAMES}
+    assert set(TOKENIZERS.values()) == {"", *real.NAMES, TRAINED, UPLOAD}
     for label, name in TOKENIZERS.items():
-        assert name == "" or label.endswith("(no chat format)") == (chat.chat_format(name) is None)
+        if name in real.NAMES:
+            assert label.endswith("(no chat format)") == (chat.chat_format(name) is None)
+
+
+def test_the_tokenizer_trained_here_counts_in_chatml_once_it_has_chatmls_specials():
+    from bpe.real.imported import ImportedEncoding
+
+    state = AppState(preset="octlm")
+    state.param.update(chat_with=TRAINED, chat_messages=[{"role": "user", "content": "def total(x): return x"}])
+    pane = ChatView(state).__panel__().objects[-1]
+    assert "has no chat format here" in pane.object and "trained with the ChatML specials" in pane.object
+    state.specials = "chatml"  # retrains: ids 256-258 are ChatML's now
+    ours = ImportedEncoding("", "this tokenizer", state.training.tokenizer, [])
+    told = chat.chat(ours, chat.messages_from(state.chat_messages))
+    assert f'class="bpe-chat-count">{told.count} tokens' in pane.object and "ChatML format" in pane.object
+    assert 'data-id="257" title="257: &lt;|im_start|&gt;' in pane.object  # the template's special, marked
+    assert 'data-vocab' not in pane.object.split("bpe-chat-chips")[1].split("</div>")[0]  # this tokenizer's chips
+    changes, error = query_to_changes(state_to_query(state))
+    assert error is None and changes["chat_with"] == TRAINED
+
+
+def test_an_uploaded_file_with_chatmls_specials_counts_in_chatml(tmp_path):
+    import bpe
+    from bpe import formats
+
+    state = AppState(preset="course")
+    state.chat_with = UPLOAD
+    pane = ChatView(state).__panel__().objects[-1]
+    assert "Upload a tokenizer file first" in pane.object
+    trained = bpe.train(["<|im_start|>user\nHi<|im_end|>\n"] * 5, bpe.Settings(pretokenizer="gpt2", specials="chatml", merges=8))
+    state.load_tokenizer_file("chatml.json", formats.to_hf_json(trained.tokenizer).encode(), "gpt2")
+    assert state.uploaded is not None and "ChatML format" in pane.object and "As chatml.json receives it" in pane.object
+    changes, _ = query_to_changes(state_to_query(state))
+    assert changes["chat_with"] == ""  # no link can hold an uploaded file, and the page says so once
+    assert left_out(state) == ["the uploaded tokenizer file (a link cannot hold a file)"]
 
 
 def test_a_link_holds_the_conversation_and_the_tokenizer():

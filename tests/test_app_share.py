@@ -322,3 +322,15 @@ def test_play_at_the_last_round_starts_again_from_round_zero():
     assert state.round == 0 and state.playing
     state.step(1)
     assert browser.history == ["preset=course&round=2", "preset=course&round=1"]
+
+
+def test_every_input_has_a_key_of_its_own():
+    """Two inputs under one key would read each other's words: specials_in_text once went by
+    `specials`, the training option's key, and a link with both could not be opened."""
+    from bpe_app.link_fields import BY_KEY, FIELDS
+
+    assert len(BY_KEY) == len(FIELDS), sorted(field.key for field in FIELDS.values())
+    state = AppState(preset="course")
+    state.param.update(specials="octlm", specials_in_text=True)
+    changes, error = query_to_changes(state_to_query(state))
+    assert error is None and changes["specials"] == "octlm" and changes["specials_in_text"] is True

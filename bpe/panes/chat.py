@@ -18,7 +18,10 @@ from .chips import grouped_chips, special_chip, token_chip
 from .wording import plural
 
 #: What the box says before a tokenizer is chosen.
-CHOOSE = "Choose a real tokenizer above to see this conversation as its model receives it."
+CHOOSE = "Choose a tokenizer above to see this conversation as its model receives it."
+#: What it says of an uploaded file before there is one.
+UPLOAD_FIRST = ("Upload a tokenizer file first (under the comparison, above): one whose special tokens hold "
+                "<|im_start|> and <|im_end|> counts in ChatML.")
 
 
 def _note(text: str) -> str:
@@ -26,11 +29,12 @@ def _note(text: str) -> str:
 
 
 def chat_html(messages: list[dict], name: str, encoding: real.Encoding | None) -> str:
-    """The conversation rendered with `name`'s chat format (`encoding`: that tokenizer once loaded)."""
+    """The conversation rendered with `name`'s chat format (`encoding`: that tokenizer once loaded;
+    a name that is no real tokenizer's is a tokenizer of the page's own: the trained one, a file)."""
     if not name:
         return _note(CHOOSE)
     if encoding is None:
-        return _note(f"Loading {real.LABELS.get(name, name)}…")
+        return _note(f"Loading {real.LABELS[name]}…" if name in real.LABELS else UPLOAD_FIRST)
     try:
         told = chat.chat(encoding, chat.messages_from(messages))
     except ValueError as error:  # ChatError, NoChatFormat, DisallowedSpecial: the user's input
@@ -41,7 +45,7 @@ def chat_html(messages: list[dict], name: str, encoding: real.Encoding | None) -
             chips.append(special_chip(part.ids[0], part.text, "a special token of the chat format"))
         else:
             tokens = [encoding.token_bytes(i) for i in part.ids]
-            chips.append(grouped_chips([token_chip(i, t, vocab=name) for i, t in zip(part.ids, tokens)], tokens))
+            chips.append(grouped_chips([token_chip(i, t, vocab=encoding.name) for i, t in zip(part.ids, tokens)], tokens))
     rows = "".join(f'<tr><td>{k + 1}</td><td>{html.escape(m["role"])}</td><td class="bpe-num">{n:,}</td></tr>'
                    for k, (m, n) in enumerate(zip(messages, told.per_message)))
     template = told.count - sum(told.per_message)
@@ -49,7 +53,8 @@ def chat_html(messages: list[dict], name: str, encoding: real.Encoding | None) -
         rows += f'<tr><td></td><td>the template, priming the reply</td><td class="bpe-num">{template:,}</td></tr>'
     note = f'<div class="bpe-note">{html.escape(told.note)}</div>' if told.note else ""
     ids = " ".join(map(str, told.ids))
-    return (f'<div class="bpe-heading">As {html.escape(real.LABELS.get(name, name))} receives it, in the '
+    label = real.LABELS.get(name) or getattr(encoding, "label", "") or name
+    return (f'<div class="bpe-heading">As {html.escape(label)} receives it, in the '
             f'{html.escape(told.format)} format: <b class="bpe-chat-count">{plural(told.count, "token")}</b></div>'
             f'<div class="bpe-encoded bpe-chat-chips">{"".join(chips)}</div>'
             f'<div class="bpe-ids">ids: [<span class="bpe-chat-ids">{ids}</span>]</div>{note}'

@@ -10,14 +10,16 @@ import panel as pn
 
 from bpe import chat, real
 
-from bpe.panes.chat import chat_html
-from .state.chat import MAX_MESSAGES
+from .state import UPLOAD
+from .state.chat import MAX_MESSAGES, TRAINED, chat_pane
 from .styles import html_pane, light_button
 
 #: The chat box's tokenizer menu: label → name ("" for none yet); those with no chat format say so.
 CHOOSE_LABEL = "choose a tokenizer"
 TOKENIZERS = {CHOOSE_LABEL: "", **{(real.LABELS[name] if chat.chat_format(name) else
-                                    f"{real.LABELS[name]} (no chat format)"): name for name in real.NAMES}}
+                                    f"{real.LABELS[name]} (no chat format)"): name for name in real.NAMES},
+              "this tokenizer (ChatML, with the ChatML specials)": TRAINED,
+              "your tokenizer file (ChatML, if it has ChatML's specials)": UPLOAD}
 
 
 class MessageRow(pn.viewable.Viewer):
@@ -28,12 +30,15 @@ class MessageRow(pn.viewable.Viewer):
         self.index = index
         message = state.chat_messages[index]
         self.role = pn.widgets.Select(name=f"Message {index + 1}: role", options=list(chat.ROLES),
-                                      value=message["role"], width=120, css_classes=["chat-role"])
+                                      value=message["role"], width=120, css_classes=["chat-role", f"chat-role-{index}"])
         self.content = pn.widgets.TextAreaInput(name=f"Message {index + 1}: text", value=message["content"],
                                                 value_input=message["content"], auto_grow=True, rows=2,
-                                                sizing_mode="stretch_width", css_classes=["chat-content"])
-        up = light_button(name="↑", css_classes=["chat-up"], width=40, description=f"Move message {index + 1} up")
-        down = light_button(name="↓", css_classes=["chat-down"], width=40, description=f"Move message {index + 1} down")
+                                                sizing_mode="stretch_width", css_classes=["chat-content", f"chat-content-{index}"])
+        # Each control's class names its row, so that the first screen answers it before Panel has started.
+        up = light_button(name="↑", css_classes=["chat-up", f"chat-up-{index}"], width=40,
+                          description=f"Move message {index + 1} up")
+        down = light_button(name="↓", css_classes=["chat-down", f"chat-down-{index}"], width=40,
+                            description=f"Move message {index + 1} down")
         remove = light_button(name="✕", css_classes=["chat-remove"], width=40,
                               description=f"Remove message {index + 1}")
         self.role.param.watch(lambda event: state.set_message(self.index, role=event.new), "value")
@@ -73,8 +78,8 @@ class ChatView(pn.viewable.Viewer):
         self._messages = pn.Column(sizing_mode="stretch_width", margin=0)
         state.param.watch(self._show, "chat_messages")
         self._show()
-        pane = html_pane(pn.bind(lambda messages, name, loaded: chat_html(messages, name, loaded.get(name)),
-                                 state.param.chat_messages, state.param.chat_with, state.param.loaded),
+        p = state.param
+        pane = html_pane(pn.bind(chat_pane, p.chat_messages, p.chat_with, p.loaded, p.training, p.uploaded),
                          css_classes=["bpe-chat-pane"])
         self._layout = pn.Column(menu, self._messages, self._add, pane, sizing_mode="stretch_width")
 

@@ -2,8 +2,8 @@
 
 Python and `bpe` are up seconds before Panel and Bokeh have been imported and the app built. In
 that time the worker answers the prerendered page from here: typing in the encoder and its "special
-tokens in text" toggle, the round (the slider, previous and next, ← and →), the preset menu and a
-share link's state. The panes are drawn by the same functions the app's views use (`bpe.panes`),
+tokens in text" toggle, the round (the slider, previous and next, ← and →), the preset menu, the
+chat box (its tokenizer, each message's role and text, moving a message) and a share link's state. The panes are drawn by the same functions the app's views use (`bpe.panes`),
 so the page looks the same before and after. Then the app takes over this screen's state (`app_state`, `hand_over`), so that nothing the
 visitor did is lost: the text, the round, the preset, and a token they asked to inspect.
 
@@ -23,6 +23,7 @@ Panel is never imported here (the worker imports it later, in steps).
 from __future__ import annotations
 
 import bpe
+from bpe import chat
 
 from bpe.panes.candidates import candidates_html
 from bpe.panes.caption import round_caption
@@ -33,6 +34,7 @@ from bpe.panes.stepper import stepper_html
 from .link_fields import FIELDS
 from .share import query_to_changes, tour_shows
 from .state import AppState
+from .state.chat import chat_pane
 
 #: The widgets whose values follow the state, by the CSS class the page finds them by: the preset
 #: menu and A's training options (a preset changes them all).
@@ -40,7 +42,7 @@ WIDGETS = {
     "preset-select": "preset", "alphabet-select": "alphabet", "pretokenizer-select": "pretokenizer",
     "tie-select": "tie", "specials-select": "specials", "min-frequency": "min_frequency",
     "budget-select": "budget", "budget-size": "budget_size", "corpus-input": "corpus_text",
-    "encode-input": "encode_text", "specials-in-text": "specials_in_text",
+    "encode-input": "encode_text", "specials-in-text": "specials_in_text", "chat-tokenizer": "chat_with",
 }
 #: The longest text the encoder takes from the page, as a share link holds (`link_fields.TEXT_LIMIT`).
 TEXT_LIMIT = 10_000
@@ -78,8 +80,8 @@ class FirstScreen:
     def answer(self, event: dict) -> dict:
         """Apply one event from the page and return what the page shows now (see `view`).
 
-        Events: {"preset": name}, {"text": str}, {"example": label}, {"specials": bool}, {"round": int},
-        {"step": ±n}, {"inspect": [vocabulary, id]}; several keys are applied in that order. Anything malformed is
+        Events: {"preset": name}, {"text": str}, {"example": label}, {"specials": bool}, the chat box's
+        (see `_chat`), {"round": int}, {"step": ±n}, {"inspect": [vocabulary, id]}; several keys are applied in that order. Anything malformed is
         ignored or said in `message`, and changes nothing."""
         state, self.message, self.used = self.state, "", True
         if isinstance(event.get("preset"), str):
@@ -93,6 +95,7 @@ class FirstScreen:
             state.encode_text = dict(EXAMPLES)[event["example"]]
         if isinstance(event.get("specials"), bool):
             state.specials_in_text = event["specials"]
+        self._chat(event)
         if _whole(event.get("round")):
             state.round = min(max(event["round"], 0), state.rounds)
         if _whole(event.get("step")):
@@ -102,6 +105,23 @@ class FirstScreen:
             state.inspect(*inspect)
         return self.view()
 
+    def _chat(self, event: dict) -> None:
+        """The chat box's events: {"chat_with": name}, {"message": [index, "role" | "content", text]},
+        {"move": [index, ±1]}. Adding or removing a message waits for the full page, which has
+        the rows' widgets to add."""
+        state = self.state
+        if event.get("chat_with") in state.param.chat_with.objects:
+            state.chat_with = event["chat_with"]
+        message = event.get("message")
+        if isinstance(message, list) and len(message) == 3 and _whole(message[0]) and isinstance(message[2], str):
+            if message[1] == "role" and message[2] in chat.ROLES:
+                state.set_message(message[0], role=message[2])
+            elif message[1] == "content":
+                state.set_message(message[0], content=message[2][:TEXT_LIMIT])
+        move = event.get("move")
+        if isinstance(move, list) and len(move) == 2 and _whole(move[0]) and move[1] in (-1, 1):
+            state.move_message(*move)
+
     def view(self) -> dict:
         """The round, the last round, the widgets' values and each pane's HTML (by the pane's CSS class)."""
         state = self.state
@@ -109,7 +129,7 @@ class FirstScreen:
         specials = state.specials_in_text
         return {
             "round": rounds, "rounds": state.rounds, "message": self.message,
-            "widgets": {css: getattr(state, name) for css, name in WIDGETS.items()},
+            "widgets": {**{css: getattr(state, name) for css, name in WIDGETS.items()}, **self._rows()},
             "panes": {
                 "bpe-caption-pane": self._pane(round_caption, training, rounds),
                 "bpe-corpus-pane": self._pane(corpus_html, training, rounds, training_b),
@@ -119,8 +139,17 @@ class FirstScreen:
                 "bpe-stepper-pane": self._pane(stepper_html, training, text, rounds, state.encode_step, state.stepping),
                 "bpe-chart-pane": self._pane(chart_svg, training, rounds, training_b),
                 "bpe-merges-pane": self._pane(merges_html, training, rounds),
+                "bpe-chat-pane": self._pane(chat_pane, state.chat_messages, state.chat_with, state.loaded, training,
+                                            state.uploaded),
             },
         }
+
+    def _rows(self) -> dict:
+        """The chat box's rows' widgets, by the classes that name their row (`chat_view.MessageRow`)."""
+        rows = {}
+        for index, message in enumerate(self.state.chat_messages):
+            rows |= {f"chat-role-{index}": message["role"], f"chat-content-{index}": message["content"]}
+        return rows
 
     def _pane(self, render, *inputs) -> str:
         """`render(*inputs)`, drawn again only when its inputs changed: a key typed redraws the

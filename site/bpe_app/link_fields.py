@@ -190,7 +190,7 @@ _OPTIONS = {"alphabet": ALPHABET, "pretokenizer": PRETOKENIZER, "tie": TIE, "spe
 _LABELLED = {"split": DOCUMENTS, "budget": BUDGET}
 #: Inputs whose name in a link is shorter than the input's.
 _KEYS = {"corpus_text": "corpus", "budget_size": "size", "encode_text": "text", "compare_b": "b", "tour_step": "step",
-         "decode_ids": "ids", "chat_messages": "chat", "specials_in_text": "specials"}
+         "decode_ids": "ids", "chat_messages": "chat", "specials_in_text": "in_text"}
 _TEXTS = {"corpus_text": (CORPUS_LIMIT, "the corpus", True), "encode_text": (TEXT_LIMIT, "the encoded text", False),
           "decode_ids": (IDS_LIMIT, "the decoded ids", False)}
 #: The inputs a link holds, in the order links write them.

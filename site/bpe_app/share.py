@@ -58,8 +58,9 @@ def state_to_query(state) -> str:
 
 def left_out(state) -> list[str]:
     """What of the state's view a link cannot hold, and why, as phrases for a sentence ([] when it holds it all)."""
-    return [reason if name == "compare" else f"{FIELDS[name].what} ({reason})"
-            for name, reason in _unsharable(state).items()]
+    reasons = [reason if reason == _UPLOADED else f"{FIELDS[name].what} ({reason})"
+               for name, reason in _unsharable(state).items()]
+    return list(dict.fromkeys(reasons))  # an uploaded file compared with and chatted with is said once
 
 
 def _unsharable(state) -> dict[str, str]:
@@ -80,8 +81,9 @@ def _unsharable(state) -> dict[str, str]:
             out["chat_messages"] = f"a link holds at most {field.limit:,} characters of it"
         elif found:
             out["chat_messages"] = f"it holds {found}"
-    if state.compare == UPLOAD:
-        out["compare"] = _UPLOADED
+    for name in ("compare", "chat_with"):
+        if getattr(state, name) == UPLOAD:
+            out[name] = _UPLOADED
     return out
 
 

@@ -56,8 +56,9 @@ __FIRST_SCREEN_JS__
 
 
 def early_worker() -> str:
-    """EARLY_WORKER with the first screen's script in it."""
-    return EARLY_WORKER.replace("__FIRST_SCREEN_JS__", (BUILD_ASSETS / "first_screen.js").read_text())
+    """EARLY_WORKER with the first screen's scripts in it (places.js, which it uses, first)."""
+    scripts = "\n".join((BUILD_ASSETS / name).read_text() for name in ("places.js", "first_screen.js"))
+    return EARLY_WORKER.replace("__FIRST_SCREEN_JS__", scripts)
 
 
 #: While Python starts, the prerendered page is greyed out and takes no clicks, and the phase

@@ -2,7 +2,8 @@
 //
 // The prerendered page is a Bokeh document drawn in this thread. While Python starts Panel in the
 // worker, the changes the visitor makes to that document (the encoder's text, the slider, the
-// arrow keys' counters, the preset menu, the "special tokens in text" box) and the clicks on previous, next and the examples go to
+// arrow keys' counters, the preset menu, the "special tokens in text" box, the chat box's tokenizer,
+// roles and texts) and the clicks on previous, next and the examples go to
 // the worker as events, and its answers are set on the document's own models: each pane's HTML,
 // as the app's views render it, and the widgets' values. Nothing is rendered here.
 //
@@ -28,6 +29,9 @@
     return models;
   };
   const has = (node, name) => node && node.classList && node.classList.contains(name);
+  // A chat box row's index, from the class that names it (chat-role-2 is message 3's role).
+  const row = (classes, kind) => Number((classes.find((name) => /-\d+$/.test(name) && name.startsWith(kind)) || "-1")
+    .slice(kind.length + 1));
   const within = (path, name) => path.some((node) => has(node, name));
 
   // An answer: the panes' HTML (a Panel HTML model holds its text escaped), the round and the widgets.
@@ -57,7 +61,8 @@
       if (slider) slider.setv({ end: Math.max(view.rounds, 1), value: view.round, disabled: view.rounds === 0 });
       for (const [name, value] of Object.entries(view.widgets)) {
         const model = models[name];
-        if (!model || model === models["encode-input"] && model.value_input === value) continue;
+        // A text box that already holds the value is left alone: its caret stays where the visitor is typing.
+        if (!model || "value_input" in model.properties && model.value_input === value) continue;
         if ("value_input" in model.properties) model.setv({ value, value_input: value });
         else if ("active" in model.properties && typeof value === "boolean") {  // a checkbox
           if (model.active !== value) model.active = value;
@@ -93,6 +98,11 @@
     else if (classes.includes("round-slider") && attr === "value") send({ round: value });
     else if (classes.includes("preset-select") && attr === "value") send({ preset: value });
     else if (classes.includes("specials-in-text") && attr === "active") send({ specials: value });
+    else if (classes.includes("chat-tokenizer") && attr === "value") send({ chat_with: value });
+    else if (classes.includes("chat-role") && attr === "value") send({ message: [row(classes, "chat-role"), "role", value] });
+    else if (classes.includes("chat-content") && attr === "value_input") {
+      send({ message: [row(classes, "chat-content"), "content", value] });
+    }
     else if (["left", "right", "home", "end"].includes(attr) && "home" in model.properties) {
       const old = state.keys[attr] || 0;
       state.keys[attr] = value;
@@ -104,7 +114,8 @@
     }
   }
 
-  // Clicks: previous, next and the examples are answered; another control's click is kept.
+  // Clicks: previous, next, the examples and moving a chat message are answered; another control's
+  // click (adding or removing a message among them) is kept.
   const CONTROLS = "button, select, input, textarea, a[href], [role=button], [role=slider], label";
   function clicked(event) {
     if (state.over || !state.live) return;
@@ -115,11 +126,18 @@
       if (button && click) send({ step: within(path, "prev-round") ? -1 : 1 });
       return;
     }
+    const moved = path.find((node) => has(node, "chat-up") || has(node, "chat-down"));
+    if (moved) {
+      const kind = has(moved, "chat-up") ? "chat-up" : "chat-down";
+      if (button && click) send({ move: [row([...moved.classList], kind), kind === "chat-up" ? -1 : 1] });
+      return;
+    }
     if (within(path, "bpe-example")) {
       if (button && click) send({ example: button.textContent.trim() });
       return;
     }
-    if (["encode-input", "specials-in-text", "round-slider", "preset-select", "bpe-corpus-pane", "bpe-encoding-pane",
+    if (["encode-input", "specials-in-text", "chat-tokenizer", "chat-role", "chat-content", "bpe-chat-pane",
+         "round-slider", "preset-select", "bpe-corpus-pane", "bpe-encoding-pane",
          "bpe-encoding-b-pane", "bpe-candidates-pane", "bpe-caption-pane"].some((name) => within(path, name))) return;
     const control = path.find((node) => node.matches && node.matches(CONTROLS));
     if (!control) return;
@@ -136,29 +154,7 @@
     if (event.key === "Enter" || event.key === " ") clicked(event);
   }, true);
 
-  // Where a control is, so that the same control can be found in the full page's document: the
-  // nearest element around it (through shadow roots) with a class of the page's own (not Bokeh's or
-  // Panel's), and among that one's elements of the same kind and text, which. (Not by the index of
-  // each element: a shadow root holds a different number of style sheets in the two documents.)
-  const ours = (node) => node.classList && [...node.classList].find((name) => !/^(bk|pn)-/.test(name));
-  function deepAll(selector, root = document) {
-    const found = [...root.querySelectorAll(selector)];
-    for (const node of root.querySelectorAll("*")) if (node.shadowRoot) found.push(...deepAll(selector, node.shadowRoot));
-    return found;
-  }
-  const inside = (host, tag, text) =>
-    deepAll(tag, host.shadowRoot || host).filter((node) => node.textContent.trim() === text);
-  function where(element) {
-    let host = element.parentNode instanceof ShadowRoot ? element.parentNode.host : element.parentNode;
-    while (host && !ours(host)) host = host.parentNode instanceof ShadowRoot ? host.parentNode.host : host.parentNode;
-    if (!host || host === document) return null;
-    const name = ours(host), tag = element.tagName.toLowerCase(), text = element.textContent.trim();
-    return { name, host: deepAll(`.${name}`).indexOf(host), tag, text, index: inside(host, tag, text).indexOf(element) };
-  }
-  function find(place) {
-    const host = place && deepAll(`.${place.name}`)[place.host];
-    return (host && inside(host, place.tag, place.text)[place.index]) || null;
-  }
+  const { where, find } = window.bpePlaces;  // places.js
 
   // The hand-over. Before Panel's document replaces this one: what had focus, and the scroll.
   function leaving() {

@@ -197,6 +197,59 @@ def test_the_full_page_keeps_the_special_tokens_toggle(browser, site_url):
         context.close()
 
 
+#: Two messages: the rows the page opens with, so that the first screen has every widget it needs.
+FIRST_CHAT = [{"role": "system", "content": "Be terse. 😀"}, {"role": "user", "content": "How many tokens?\nSay it."}]
+
+
+def write_two_messages(page) -> None:
+    from bpe import real
+
+    page.locator(".chat-tokenizer select").first.select_option(label=real.LABELS["o200k_base"])
+    for k, message in enumerate(FIRST_CHAT):
+        page.locator(".chat-role select").nth(k).select_option(message["role"])
+        box = page.locator(".chat-content textarea").nth(k)
+        box.fill("")
+        box.press_sequentially(message["content"], delay=5)
+
+
+def test_before_panel_the_chat_box_counts_as_bpe_chat_does(held_at, tmp_path):
+    """The tokenizer, each message's role and text, and moving a message: answered by the first
+    screen with the chat pane's own renderer; adding a message waits for the full page."""
+    from test_chat_page import bpe_chat, page_chat
+
+    page = held_at("")
+    write_two_messages(page)
+    expected = bpe_chat("o200k_base", FIRST_CHAT, tmp_path)
+    expect(page.locator(".bpe-chat-count").first).to_have_text(f"{expected['count']:,} tokens", timeout=30_000)
+    assert page_chat(page) == (expected["count"], expected["ids"])
+    page.locator(".chat-up button").nth(1).click()  # the user's message first now
+    moved = bpe_chat("o200k_base", FIRST_CHAT[::-1], tmp_path)
+    expect(page.locator(".bpe-chat-count").first).to_have_text(f"{moved['count']:,} tokens", timeout=30_000)
+    assert page_chat(page) == (moved["count"], moved["ids"])
+    expect(page.locator(".chat-content textarea").first).to_have_value(FIRST_CHAT[1]["content"])
+    page.locator(".chat-add button").first.click()
+    expect(page.locator(".pn-loading-msg")).to_contain_text("The full page is starting")
+    assert page.evaluate("() => document.body.classList.contains('pn-loading')")  # Panel has not started
+
+
+def test_the_full_page_keeps_the_conversation_written_before_it(browser, site_url, tmp_path):
+    from test_chat_page import bpe_chat, page_chat
+
+    context, app = first_screen(browser, site_url, hold=False)
+    page = app.page
+    try:
+        write_two_messages(page)
+        page.locator(".chat-add button").first.click()  # kept, and done by the full page
+        page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
+        expect(page.locator(".chat-message")).to_have_count(3, timeout=30_000)
+        expected = bpe_chat("o200k_base", [*FIRST_CHAT, {"role": "assistant", "content": ""}], tmp_path)
+        expect(page.locator(".bpe-chat-count").first).to_have_text(f"{expected['count']:,} tokens", timeout=30_000)
+        assert page_chat(page) == (expected["count"], expected["ids"])
+        assert app.errors == [], "\n".join(app.errors)
+    finally:
+        context.close()
+
+
 #: Every animation frame, whether the encoder's chips and the caption were on the page, and its height.
 FRAMES = """() => {
   window.bpeFrames = [];
