@@ -22,7 +22,7 @@ __version__ = "0.1.0"
 _HOMES = {
     "Candidate": "trainers.training", "Merge": "trainers.merge", "Settings": "settings", "SettingsError": "settings",
     "Tokenizer": "encoding.tokenizer", "Training": "trainers.training", "render": "encoding.vocab",
-    "train": "trainers.training",
+    "train": "trainers.training", "show": "views",
 }
 #: The public modules that live in a package of their concern, by the name `bpe` gives them
 #: (`from bpe import story`, `bpe.files.save(...)`).

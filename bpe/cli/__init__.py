@@ -1,4 +1,4 @@
-"""The command line: `python3 -m bpe train|count|encode|decode|chat|presets|export|import`.
+"""The command line: `python3 -m bpe train|count|encode|decode|chat|presets|export|import|serve`.
 
 A user error (missing file, invalid setting, undecodable file, bad tokenizer
 file, unwritable output) prints one line on stderr and exits 2, and writes no

@@ -111,6 +111,18 @@ def command_train(args: argparse.Namespace) -> None:
               f"tokens {training.tokens[0]} -> {training.tokens[-1]}; stopped: {training.stopped}")
 
 
+def command_serve(args: argparse.Namespace) -> None:
+    """The page on a local Panel server; with a corpus, trained once here and shown to every visitor."""
+    from .. import views
+    from ..trainers.training import train
+
+    training = None
+    if args.files or args.text or args.preset:
+        documents, settings = _corpus(args)
+        training = train(list(documents), settings)  # kept: the page draws each document's row
+    views.serve(args.port, training)
+
+
 def _read_counts(paths: list[str], settings: Settings):
     """Every count file's table, added up, as a corpus; a file whose header names another
     pre-tokenizer than the settings' is refused (its chunks would be cut differently)."""

@@ -23,13 +23,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python3 -m bpe", description="Train and use byte pair encoding tokenizers.")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for add in (_train_parser, _count_parser, _encode_parser, _decode_parser, _chat_parser, _presets_parser,
-                _export_parser, _import_parser):
+                _export_parser, _import_parser, _serve_parser):
         add(subparsers)
     return parser
 
 
-def _train_parser(subparsers) -> None:
-    t = subparsers.add_parser("train", help="learn merges from text files, --text documents or a preset")
+def _training_options(t: argparse.ArgumentParser) -> None:
+    """What a training reads: its corpus (files, documents, a preset) and its settings."""
     t.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files")
     t.add_argument("--text", action="append", default=[], metavar="DOC", help="one document (repeatable)")
     t.add_argument("--preset", help="a preset's corpus and settings; explicit flags override them")
@@ -40,6 +40,11 @@ def _train_parser(subparsers) -> None:
     budget.add_argument("--merges", type=int, metavar="N", help="at most N merges (default 256)")
     budget.add_argument("--vocab-size", type=int, metavar="N", help="at most N vocabulary entries")
     _choice(t, SPECIALS)
+
+
+def _train_parser(subparsers) -> None:
+    t = subparsers.add_parser("train", help="learn merges from text files, --text documents or a preset")
+    _training_options(t)
     t.add_argument("--algorithm", choices=ALGORITHMS, default="fast")
     t.add_argument("--counts", action="append", default=[], metavar="COUNTS.tsv",
                    help="train on count files (from `count`, or any engine writing that format) instead of text; "
@@ -106,6 +111,21 @@ def _chat_parser(subparsers) -> None:
     c.add_argument("--json", action="store_true", help='print {"ids": [...], "count": N, "pieces": [...], ...}')
     c.add_argument("file", metavar="FILE", help='a JSON list of {"role": ..., "content": ...}; - for standard input')
     c.set_defaults(handler=commands.command_chat)
+
+
+def _serve_parser(subparsers) -> None:
+    s = subparsers.add_parser("serve", help="the page on a local Panel server, in CPython (needs bpe[notebook]); "
+                                            "with FILE, --text or --preset, showing that training")
+    _training_options(s)
+    s.add_argument("--port", type=_port, default=8000, metavar="N", help="the port on 127.0.0.1 (default 8000)")
+    s.set_defaults(handler=commands.command_serve)
+
+
+def _port(value: str) -> int:
+    number = _positive(value)
+    if number > 65535:
+        raise argparse.ArgumentTypeError(f"a port is from 1 to 65535, not {value}")
+    return number
 
 
 def _presets_parser(subparsers) -> None:

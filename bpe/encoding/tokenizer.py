@@ -18,11 +18,13 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from itertools import chain, repeat
 
+from ..display import Shown
 from ..errors import UserInputError
 from ..options import PRETOKENIZER
 from ..settings import Settings
 from .alphabet import UNKNOWN, Alphabet
 from .chunk_cache import Chunks
+from .pieces import Piece, Pieces
 from .pretokenize import splitter
 from .sequence import pair, pairs
 from .specials import encode_with_specials
@@ -54,7 +56,7 @@ class TokenIdError(UserInputError):
     """A number given as a token id that this tokenizer does not have."""
 
 
-class Tokenizer:
+class Tokenizer(Shown):
     def __init__(self, settings: Settings, alphabet: Alphabet, merges: Sequence[tuple[int, int]]):
         self.settings = settings
         self.alphabet = alphabet
@@ -231,6 +233,15 @@ class Tokenizer:
         ids = self.encode(text, rounds, **specials) if specials else self.encode_ordinary(text, rounds)
         unknown = iter(char for char in text if not self.alphabet.byte_level and char not in self.alphabet.chars)
         return [(i, next(unknown) if i is None else self.token_text(i)) for i in ids]
+
+    def encode_pieces(self, text: str, rounds: int | None = None, allowed_special: Collection[str] | str = frozenset(),
+                      disallowed_special: Collection[str] | str = "all") -> Pieces:
+        """`encode`, each token with its bytes (`Pieces`, which a notebook cell draws as chips); an
+        unknown character of a `chars` alphabet is a piece with id None and its own bytes."""
+        ids = self.encode(text, rounds, allowed_special, disallowed_special)
+        unknown = iter(char for char in text if not self.alphabet.byte_level and char not in self.alphabet.chars)
+        return Pieces([Piece(None, next(unknown).encode("utf-8", "surrogatepass")) if i is None
+                       else Piece(i, self.vocab[i], i in self.specials) for i in ids], text)
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         """The tokens' bytes joined; TokenIdError for anything that is not an id from 0 up

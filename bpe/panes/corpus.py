@@ -6,6 +6,7 @@ from collections import Counter
 
 from ..trainers.training import Training
 from ..encoding.vocab import render
+from ..trainers.corpus import NoDocuments
 
 from .chips import chips_html, pair_positions
 from .wording import plural
@@ -26,8 +27,14 @@ def corpus_html(training: Training, rounds: int, training_b: Training | None = N
     """The summary line and one row of chips per distinct document (×n when repeated).
 
     With a B, each document is two rows, A's tokens above B's (B as it stands after the same
-    round, or its last if it learned fewer)."""
-    documents = distinct_documents(training)
+    round, or its last if it learned fewer). A training that kept no documents (streamed from
+    files, or trained on counts) has no rows to draw, and says so."""
+    try:
+        documents = distinct_documents(training)
+    except NoDocuments as error:
+        return (f'<div class="bpe-corpus"><div class="bpe-corpus-summary"><b>{training.tokens[rounds]:,} tokens</b> after '
+                f"{plural(rounds, 'merge')} · vocabulary {training.vocab_size(rounds):,}</div>"
+                f'<div class="bpe-note">No rows to draw: {error}.</div></div>')
     sides = [("", training, rounds)]
     if training_b is not None:
         sides.append(("b", training_b, min(rounds, len(training_b.merges))))

@@ -4,8 +4,9 @@ system's dark colours. Kept in Python, so that neither the page's build nor the 
 The page gives it to every HTML pane (Panel draws each in its own shadow root, hence `:host`); a
 notebook cell's output (`bpe.panes.notebook`) scopes it to its own box instead:
 
->>> ":host" in scoped(".bpe-shown"), ".bpe-shown {" in scoped(".bpe-shown")
-(False, True)
+>>> css = scoped(".bpe-shown")
+>>> ":host" in css, ".bpe-shown {" in css, ".bpe-shown :focus-visible {" in css
+(False, True, True)
 """
 
 STYLESHEET = """
@@ -191,5 +192,6 @@ table.bpe-vocab { border-collapse: collapse; width: 100%; font-size: 13px; }
 
 
 def scoped(box: str) -> str:
-    """STYLESHEET for HTML outside a shadow root: what it says of `:host` said of `box`, a selector."""
-    return STYLESHEET.replace(":host", box)
+    """STYLESHEET for HTML outside a shadow root: what it says of `:host` said of `box`, a selector,
+    and its one rule for any element (the focus ring) kept to the elements inside `box`."""
+    return STYLESHEET.replace(":host", box).replace("\n:focus-visible {", f"\n{box} :focus-visible {{")

@@ -12,6 +12,8 @@ import unicodedata
 from collections.abc import Collection
 
 from ..encoding.ranks import byte_pair_merge
+from ..display import Shown
+from ..encoding.pieces import Piece, Pieces
 from ..encoding.specials import encode_with_specials, find_special
 from ..text.dialect import python_pattern
 
@@ -19,7 +21,7 @@ from ..text.dialect import python_pattern
 CACHE_LIMIT = 200_000
 
 
-class Encoding:
+class Encoding(Shown):
     """A tiktoken-style tokenizer: ranks (token bytes -> id), a split pattern, specials."""
 
     def __init__(self, name: str, pat_str: str, tokens: list[bytes], special_tokens: dict[str, int],
@@ -88,6 +90,18 @@ class Encoding:
         """
         return encode_with_specials(text, self.special_tokens, self.encode_ordinary, allowed_special,
                                     disallowed_special)
+
+    def encode_pieces(self, text: str, allowed_special: Collection[str] | str = frozenset(),
+                      disallowed_special: Collection[str] | str = "all") -> Pieces:
+        """`encode`, each token with its bytes (`Pieces`, which a notebook cell draws as chips).
+
+        >>> from bpe import real
+        >>> real.load("cl100k_base").encode_pieces("strawberry").texts
+        ['str', 'aw', 'berry']
+        """
+        ids = self.encode(text, allowed_special, disallowed_special)
+        specials = set(self.special_tokens.values())
+        return Pieces([Piece(i, self.token_bytes(i), i in specials) for i in ids], text, self.name)
 
     def special_in(self, text: str) -> tuple[str, int] | None:
         """The first of this tokenizer's special tokens whose text is in `text`, and where, or None.

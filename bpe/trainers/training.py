@@ -17,6 +17,7 @@ from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Generator, Iterable
 from typing import NamedTuple
 
+from ..display import Shown
 from ..encoding.sequence import pair, pair_ids, pairs
 from ..encoding.tokenizer import Tokenizer
 from ..encoding.vocab import base_vocab
@@ -39,7 +40,7 @@ class Candidate(NamedTuple):
 
 
 @dataclasses.dataclass(eq=False)
-class Training:
+class Training(Shown):
     settings: Settings
     corpus: Corpus
     merges: list[Merge]
@@ -147,14 +148,17 @@ def _replay(merge: Merge, chunks: list[str], counts: dict[str, int], weights: li
             counts.pop(p, None)
 
 
-def train(documents: Iterable[str], settings: Settings, algorithm: str = "fast", keep: bool = True,
+def train(documents: Iterable[str], settings: Settings | None = None, algorithm: str = "fast", keep: bool = True,
           workers: int = 1) -> Training:
-    """Train on documents (each one a barrier merges never cross).
+    """Train on documents (each one a barrier merges never cross), with `settings` (by default
+    `Settings()`: bytes, the kinds pre-tokenizer, the smallest pair on a tie, pairs seen twice or
+    more, until none is left).
 
     `keep=False` reads the documents once (a generator streaming files, say) and keeps no
     text: the training's `documents(k)` is then unavailable, and memory grows only with the
     number of distinct chunks. `workers` above 1 counts the chunks on that many processes;
     the training is the same."""
+    settings = Settings() if settings is None else settings
     corpus = Corpus.build(documents, settings.alphabet, settings.pretokenizer, keep, workers)
     return train_corpus(corpus, settings, algorithm)
 

@@ -19,6 +19,15 @@ from bpe.panes.piece_stepper import last_join
 from bpe.panes.stepper import last_step
 from .state import tour as guide
 from .state.real_tokenizers import selected
+from .token_clicks import TokenClicks
+
+
+def listening(state, scope: str = ""):
+    """A `TokenClicks` whose events are done to `state` (`scope`: the class of the view it serves,
+    in a notebook; "" for the page)."""
+    clicks, actions = TokenClicks(width=0, height=0, margin=0, scope=scope), Actions(state)
+    clicks.param.watch(lambda event: actions.do(*event.new[1:]), "event")
+    return clicks
 
 
 class Actions:

@@ -6,7 +6,7 @@ import inspect
 import panel as pn
 
 from .a11y import AccessibleNames
-from .actions import Actions
+from .actions import listening
 from .b_settings_view import BSettingsView
 from .candidates_view import CandidatesView
 from .chart_view import ChartView
@@ -27,7 +27,6 @@ from .share_view import ShareView
 from .state import AppState
 from .stepper_view import StepperView
 from .styles import html_pane
-from .token_clicks import TokenClicks
 from .tour_view import TourButtons, TourView
 from .vocabulary_view import VocabularyView
 
@@ -107,8 +106,7 @@ class App(pn.viewable.Viewer):
             InspectorView(state), TourView(state),
             css_classes=["bpe-main"], sizing_mode="stretch_width",
         )
-        clicks, actions = TokenClicks(width=0, height=0, margin=0), Actions(state)
-        clicks.param.watch(lambda event: actions.do(*event.new[1:]), "event")
+        clicks = listening(state)
         # Side by side where there is room; on a phone the visualization comes first and the settings
         # after it, one tap away (the title's "Settings" button, or a link ending in #settings).
         self._layout = pn.FlexBox(sidebar, main, AccessibleNames(width=0, height=0, margin=0), clicks,

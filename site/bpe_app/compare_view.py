@@ -121,6 +121,21 @@ class CompareView(pn.viewable.Viewer):
                                          sizing_mode="stretch_width"),
             html_pane(f'<div class="bpe-note">{html.escape(UPLOAD_NOTE)}</div>', margin=(0, 10)),
             pn.Row(upload, split, sizing_mode="stretch_width"),
+            ComparisonPanes(state),
+            sizing_mode="stretch_width",
+        )
+
+    def __panel__(self):
+        return self._layout
+
+
+class ComparisonPanes(pn.viewable.Viewer):
+    """The text as the real tokenizer compared with cuts it, the counts, and SentencePiece's joins."""
+
+    def __init__(self, state, **params):
+        super().__init__(**params)
+        p = state.param
+        self._layout = pn.Column(
             # Always visible, empty when there is nothing to compare: Panel 1.8 misses a `visible` bound
             # to `compare` when a link sets `encode_text` and `compare` in one update.
             html_pane(pn.bind(comparison_html, p.training, p.round, p.encode_text, p.compare, p.reference, p.training_b,

@@ -40,12 +40,16 @@ class ArrowKeys(pn.reactive.ReactiveHTML):
     right = param.Integer(default=0)
     home = param.Integer(default=0)
     end = param.Integer(default=0)
+    scope = param.String(default="", doc="""
+        A class of the element whose keys these are ("" for the whole page): in a notebook, only
+        the keys pressed while its view has focus.""")
 
     _template = '<div id="keys"></div>'
     _scripts = {
         "render": f"const OWN_KEYS = {json.dumps(OWN_KEYS)}\n" + """
+          const ours = (event) => !data.scope || event.composedPath().some((node) => node.classList && node.classList.contains(data.scope))
           state.onkey = (event) => {
-            if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return
+            if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || !ours(event)) return
             const target = event.composedPath()[0]
             if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
                            || (target.getAttribute && target.getAttribute('role') === 'slider'))) return
@@ -57,6 +61,7 @@ class ArrowKeys(pn.reactive.ReactiveHTML):
           }
           document.addEventListener('keydown', state.onkey)
           state.onedge = (event) => {
+            if (!ours(event)) return
             const target = event.composedPath()[0]
             if (!target || !target.getAttribute || target.getAttribute('role') !== 'slider') return
             if (event.key === 'Home') data.home = data.home + 1
@@ -75,7 +80,7 @@ class ArrowKeys(pn.reactive.ReactiveHTML):
 class Scrubber(pn.viewable.Viewer):
     """Play/pause slider over rounds 0…N, previous and next buttons, and what the round did."""
 
-    def __init__(self, state, **params):
+    def __init__(self, state, scope: str = "", **params):
         super().__init__(**params)
         # The slider is Bokeh's: Panel's Player does not redraw its own slider when `end` changes,
         # so the Player only plays and pauses (its slider hidden); both follow `state.round`.
@@ -95,7 +100,7 @@ class Scrubber(pn.viewable.Viewer):
         following = pn.widgets.Button(name="next ▶", css_classes=["next-round"], width=110, align="center")
         previous.on_click(lambda event: state.step(-1))
         following.on_click(lambda event: state.step(+1))
-        keys = ArrowKeys(width=0, height=0, margin=0)
+        keys = ArrowKeys(width=0, height=0, margin=0, scope=scope)
         # Presses can arrive coalesced (the worker page keeps only the newest value), so step by the difference.
         keys.param.watch(lambda event: state.step(event.old - event.new), "left")
         keys.param.watch(lambda event: state.step(event.new - event.old), "right")

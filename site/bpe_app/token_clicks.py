@@ -29,6 +29,9 @@ class TokenClicks(pn.reactive.ReactiveHTML):
     `data-action` name (value its `data-value`)."""
 
     event = param.List(default=[0, "", "", ""])
+    scope = param.String(default="", doc="""
+        A class of the element this listener serves ("" for the whole page): a notebook holds
+        several views, each with its own state, and a click or key in one is no other's.""")
 
     _template = '<div id="clicks"></div>'
     _scripts = {
@@ -46,9 +49,15 @@ class TokenClicks(pn.reactive.ReactiveHTML):
             }
             return null
           }
+          // The element served: the page, or (in a notebook) the view whose class is `scope`.
+          const home = () => {
+            const box = data.scope ? deepFind('.' + data.scope) : document
+            return box && box !== document ? (box.shadowRoot || box) : box
+          }
+          const ours = (event) => !data.scope || event.composedPath().some((node) => has(node, data.scope))
           // After a keyboard request, move focus to the inspector once it is drawn.
           const focusInspector = (id, tries = 0) => {
-            const card = deepFind('.bpe-inspector[data-id="' + id + '"]')
+            const card = deepFind('.bpe-inspector[data-id="' + id + '"]', home() || document)
             if (card) card.focus()
             else if (tries < 60) setTimeout(() => focusInspector(id, tries + 1), 50)
           }
@@ -95,7 +104,8 @@ class TokenClicks(pn.reactive.ReactiveHTML):
           }
           // The two panes exist once the document is drawn: watch them from then on.
           state.watching = setInterval(() => {
-            const panes = ['.bpe-inspector-pane', '.bpe-corpus-pane'].map((s) => deepFind(s))
+            const root = home()
+            const panes = root ? ['.bpe-inspector-pane', '.bpe-corpus-pane'].map((s) => deepFind(s, root)) : [null]
             if (panes.some((pane) => !pane || !pane.shadowRoot)) return
             clearInterval(state.watching)
             state.panes = panes
@@ -150,6 +160,7 @@ class TokenClicks(pn.reactive.ReactiveHTML):
           if (window.location.hash === '#settings') setTimeout(showSettings, 300)
           state.stepTotal = 0
           state.onclick = (event) => {
+            if (!ours(event)) return
             const path = event.composedPath()
             const action = path.find((node) => node.dataset && node.dataset.action)
             if (action && action.dataset.action === 'settings') { showSettings(); return }
@@ -163,7 +174,7 @@ class TokenClicks(pn.reactive.ReactiveHTML):
             if (token) send('inspect', token.dataset.id, token.dataset.vocab)
           }
           state.onkey = (event) => {
-            if (event.altKey || event.ctrlKey || event.metaKey) return
+            if (event.altKey || event.ctrlKey || event.metaKey || !ours(event)) return
             const path = event.composedPath()
             const target = path[0]
             if (!target || !target.classList) return

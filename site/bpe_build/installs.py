@@ -52,7 +52,7 @@ REAL_IDS_PACKAGES = ("js_tiktoken", "base64_js", "tiktoken_npm", "anthropic_toke
 
 def setup_tests() -> None:
     ensure_venv()
-    pip_install_once([*pins()["build_requirements"], *pins()["test_requirements"], "-e", f"{ROOT}[test]"],
+    pip_install_once([*pins()["build_requirements"], *pins()["test_requirements"], "-e", f"{ROOT}[test,notebook]"],
                      also_covers=(build_requirements(),))
     ensure_chromium()
     fetch_npm("axe_core")  # the accessibility test injects it into the page

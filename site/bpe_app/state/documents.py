@@ -36,18 +36,18 @@ def join_documents(documents: list[str]) -> tuple[str, str]:
     return "\n\n".join(documents), "blank lines"
 
 
-def check_size(text: str) -> None:
+def check_size(text: str, limit: int = MAX_CORPUS_BYTES) -> None:
     size = len(text.encode("utf-8", "surrogatepass"))
-    if size > MAX_CORPUS_BYTES:
+    if size > limit:
         raise InputError(
-            f"The corpus is {megabytes(size)}, over the limit of {megabytes(MAX_CORPUS_BYTES)}: "
+            f"The corpus is {megabytes(size)}, over the limit of {megabytes(limit)}: "
             "training would take too long in the browser. Use a shorter extract."
         )
 
 
-def documents_of(text: str, split: str) -> list[str]:
+def documents_of(text: str, split: str, limit: int = MAX_CORPUS_BYTES) -> list[str]:
     """The documents to train on, or InputError when there is nothing (or too much) to train on."""
-    check_size(text)
+    check_size(text, limit)
     documents = split_documents(text, split)
     if not any(document.strip() for document in documents):
         raise InputError("The corpus is empty: type or paste some text, upload a file, or pick a preset.")

@@ -31,8 +31,18 @@ B_INPUTS = tuple(B + name for name in SETTING_INPUTS)
 def preset_inputs(name: str, budget_size: int = DEFAULT_BUDGET_SIZE) -> dict:
     """The training inputs a preset sets; a preset without a budget keeps `budget_size` (unused by "no limit")."""
     preset = PRESETS[name]
-    text, split = join_documents(preset.documents)
-    settings = preset.settings
+    return training_inputs(preset.documents, preset.settings, budget_size)
+
+
+def training_inputs(documents: list[str], settings: bpe.Settings, budget_size: int = DEFAULT_BUDGET_SIZE) -> dict:
+    """The page's training inputs for documents and settings (`training_settings` read backwards); a
+    budget of "no limit" keeps `budget_size`, which it does not use.
+
+    >>> inputs = training_inputs(["a b"], bpe.Settings(vocab_size=300))
+    >>> inputs["budget"], inputs["budget_size"], training_settings(**{k: inputs[k] for k in SETTING_INPUTS}).vocab_size
+    ('vocab size', 300, 300)
+    """
+    text, split = join_documents(documents)
     budget = next(value for value in BUDGET if not value.field or getattr(settings, value.field) is not None)
     size = getattr(settings, budget.field) if budget.field else budget_size
     return dict(

@@ -14,8 +14,9 @@ from bpe.options import ALPHABET, BUDGET, MIN_FREQUENCY, PRETOKENIZER, SPECIALS,
 from bpe.presets import PRESETS
 
 from . import tour as guide
-from .documents import SPLITS, InputError, decode_upload
-from .inputs import B, BUDGETS, DEFAULT_BUDGET_SIZE, SETTING_INPUTS, b_inputs, preset_inputs, training_settings
+from .documents import MAX_CORPUS_BYTES, SPLITS, InputError, decode_upload, documents_of
+from .inputs import (B, BUDGETS, DEFAULT_BUDGET_SIZE, SETTING_INPUTS, as_b, b_inputs, preset_inputs, training_inputs,
+                     training_settings)
 
 #: The preset the page opens with: the explainer's walk/talk corpus once it ships.
 DEFAULT_PRESET = "explainer" if "explainer" in PRESETS else "from-scratch"
@@ -43,6 +44,9 @@ class SideA(param.Parameterized):
     upload_name = param.String(default="", doc="The file the corpus was last loaded from, if it was.")
     alphabet, pretokenizer, tie, specials, min_frequency, budget, budget_size = setting_parameters()
 
+    corpus_limit = param.Integer(default=MAX_CORPUS_BYTES, bounds=(1, None), doc="""
+        The largest corpus trained on, in bytes: what a browser trains in seconds. A notebook or a
+        server (`bpe.show`, `bpe serve`) runs in CPython, and takes more.""")
     training = param.ClassSelector(class_=bpe.Training, doc="The last training that succeeded.")
     rounds = param.Integer(default=0, doc="How many merges the training learned: the last round.")
 
@@ -108,6 +112,28 @@ class SideA(param.Parameterized):
         self._size_counts_base[side] = budget.counts_base
         setattr(self, side + "budget_size", max(getattr(self, side + "budget_size") + shift, 0))
 
+
+    def take(self, training: bpe.Training) -> None:
+        """Show a training made elsewhere (a notebook's, a script's) as if it were trained here, at its
+        last round: its documents and settings become the inputs, and it is not trained again. A
+        training that kept no text (streamed from files) leaves the corpus box empty.
+
+        >>> from .app_state import AppState
+        >>> t = bpe.train(["low lower lowest"] * 3, bpe.Settings(pretokenizer="words", merges=4))
+        >>> state = AppState()
+        >>> state.take(t)
+        >>> state.training is t, state.round, state.pretokenizer, state.edited
+        (True, 4, 'words', True)
+        """
+        texts = training.corpus.texts
+        inputs = training_inputs(texts if texts is not None else [], training.settings, self.budget_size)
+        with self.hold():
+            if texts is not None:  # the request the inputs make, so that setting them trains nothing
+                self._trained_on[""] = (documents_of(inputs["corpus_text"], inputs["split"], self.corpus_limit),
+                                        training.settings)
+            self.param.update(**inputs, **as_b(self.preset, inputs), upload_name="")
+            self._show(training)
+            self.round = len(training.merges)
 
     def load_upload(self, filename: str, data: bytes) -> None:
         """Put an uploaded file in the corpus editor, or say why it cannot be used."""

@@ -26,7 +26,7 @@ class Trainer(param.Parameterized):
 
     def _start(self, side: str) -> None:
         try:
-            request = (documents_of(self.corpus_text, self.split), self.settings(side))
+            request = (documents_of(self.corpus_text, self.split, self.corpus_limit), self.settings(side))
         except (InputError, ValueError) as error:  # bpe.SettingsError is a ValueError
             self._fail(error, side)
             return
