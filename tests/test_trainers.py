@@ -117,6 +117,19 @@ def test_min_frequency_stops_training():
     assert t.merges == [] and "below the minimum of 2" in t.stopped
 
 
+@hsettings(max_examples=150, deadline=None)
+@given(documents, configurations, st.integers(1, 6))
+def test_the_leaders_are_the_whole_tables_first_rows(docs, config, limit):
+    """`leaders` ranks only the pairs that can lead, yet gives the table's first rows, ties at the cut
+    broken as the whole table breaks them, the number of pairs and how many share the top count."""
+    t = bpe.train(docs, config)
+    for k in range(1, len(t.merges) + 2):
+        table = t.candidates(k)
+        rows, total, tied = t.leaders(k, limit)
+        assert rows == table[:limit] and total == len(table)
+        assert tied == (sum(1 for c in table if c.count == table[0].count) if table else 0)
+
+
 def test_scrubbing_in_any_order_gives_the_same_states():
     """States replayed from cached neighbours equal states computed from scratch, in any visiting order."""
     import random

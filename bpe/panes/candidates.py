@@ -22,11 +22,10 @@ def pair_html(training: Training, left: int, right: int) -> str:
 
 def tie_html(training: Training, round_: int) -> str:
     """How round `round_` picked its winner among the pairs with the top count (HTML)."""
-    table = training.candidates(round_)
+    table, _, tied = training.leaders(round_, 1)
     if not table:
         return "No pairs left: every chunk is already a single token."
     top = table[0].count
-    tied = sum(1 for c in table if c.count == top)
     best = pair_html(training, table[0].left, table[0].right)
     if round_ > len(training.merges):
         return f"No merge: training stopped, {html.escape(training.stopped)}. {best} has the top count, {top:,}."
@@ -50,14 +49,14 @@ def candidates_html(training: Training, rounds: int) -> str:
     At round 0 nothing has been chosen yet: round 1's table is shown as what comes next, with
     no winner starred and no new token, its leading pair marked "next"."""
     round_ = max(rounds, 1)
-    table = training.candidates(round_)
+    table, total, tied_at_top = training.leaders(round_, ROW_LIMIT)
     decided = round_ <= len(training.merges)
     merge = training.merges[round_ - 1] if decided and rounds else None
     top = table[0].count if table else 0
-    tied = sum(1 for c in table if c.count == top) > 1
+    tied = tied_at_top > 1
     vocab = training.vocab
     rows = []
-    for n, candidate in enumerate(table[:ROW_LIMIT]):
+    for n, candidate in enumerate(table):
         winner = merge is not None and n == 0
         upcoming = not rounds and decided and n == 0
         classes = [name for name, on in (("bpe-winner", winner), ("bpe-next", upcoming),
@@ -70,10 +69,10 @@ def candidates_html(training: Training, rounds: int) -> str:
             f'<tr class="{" ".join(classes)}"><td class="bpe-star">{"★" if winner else "next" if upcoming else ""}</td>'
             f'<td>{pair}{made}</td><td class="bpe-num">{candidate.count:,}</td><td class="bpe-num">{replaced}</td></tr>'
         )
-    if len(table) > ROW_LIMIT:
-        rows.append(f'<tr><td></td><td class="bpe-more" colspan="3">… {plural(len(table) - ROW_LIMIT, "more pair")}</td></tr>')
-    heading = (f"Round {round_} chose from {plural(len(table), 'pair')}" if rounds
-               else f"Before any merge: round 1 will choose from {plural(len(table), 'pair')}")
+    if total > ROW_LIMIT:
+        rows.append(f'<tr><td></td><td class="bpe-more" colspan="3">… {plural(total - ROW_LIMIT, "more pair")}</td></tr>')
+    heading = (f"Round {round_} chose from {plural(total, 'pair')}" if rounds
+               else f"Before any merge: round 1 will choose from {plural(total, 'pair')}")
     note = overlap_note(merge, pair_html(training, merge.left, merge.right)) if merge else ""
     return (
         f'<div class="bpe-heading">{heading}</div>'

@@ -73,17 +73,18 @@ def _seam(training: Training, rounds: int) -> int:
 
 
 def _rows(vocab: str, training: Training, rounds: int, limit: int, budget: int) -> list[str]:
-    """The chips of the first `limit` distinct documents, until `budget` chips are drawn."""
-    tokenizer, chunks = training.tokenizer, training.corpus.chunks
-    shown = distinct_documents(training)[:limit]
-    merged = {i: tokenizer.merge(chunks[i], rounds) for i in {i for doc, _ in shown for i in doc}}
+    """The chips of the first `limit` distinct documents, until `budget` chips are drawn.
+
+    The chunks are the training's own after `rounds` merges (kept as the scrubber moves, see
+    `Training.chunks`): a document's row joins them, and only the chips shown are drawn."""
+    chunks = training.chunks(rounds)
     new_id = training.merges[rounds - 1].id if rounds else None
     following = training.merges[rounds] if rounds < len(training.merges) else None  # it joins the parts
     rows = []
-    for doc, _ in shown:
-        ids = [ord(c) for i in doc for c in merged[i]]
-        cut = ids[:budget]
-        more = f'<span class="bpe-more">… {len(ids) - len(cut):,} more tokens</span>' if len(cut) < len(ids) else ""
+    for doc, _ in distinct_documents(training)[:limit]:
+        sequence = "".join([chunks[i] for i in doc])
+        cut = list(map(ord, sequence[:budget]))
+        more = f'<span class="bpe-more">… {len(sequence) - len(cut):,} more tokens</span>' if len(cut) < len(sequence) else ""
         parts = pair_positions(cut, following.left, following.right) if following else None
         rows.append(chips_html(cut, training.vocab, new_id, focusable=False, vocab_name=vocab, parts=parts) + more)
         budget -= len(cut)

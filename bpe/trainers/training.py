@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import heapq
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Generator, Iterable
 from typing import NamedTuple
@@ -87,23 +88,23 @@ class Training(Shown):
     def _state(self, rounds: int) -> tuple[list[str], dict[str, int]]:
         """Chunks and pair counts after `rounds` merges.
 
-        Scrubbing moves a round or two at a time, so a state is replayed from the
-        nearest one cached at or below it (one `in` test per chunk and merge); a
-        far jump starts from a checkpoint, a multiple of CHECKPOINT rounds."""
+        Scrubbing moves a round or two at a time, so a state is worked out from the nearest one
+        cached within CHECKPOINT rounds: replaying the merges after it, or undoing those before it
+        (one `in` test per chunk and merge); a far jump starts from a checkpoint, a multiple of
+        CHECKPOINT rounds."""
         states = self._states
         if rounds in states:
             states.move_to_end(rounds)
             return states[rounds]
-        below = [k for k in states if rounds - CHECKPOINT < k < rounds]
-        if below:
-            start = max(below)
-        else:
-            start = rounds - rounds % CHECKPOINT
-            if start not in states:
-                states[start] = self._state_from_scratch(start)
+        near = [k for k in states if abs(k - rounds) < CHECKPOINT]
+        start = min(near, key=lambda k: (abs(k - rounds), k)) if near else rounds - rounds % CHECKPOINT
+        if start not in states:
+            states[start] = self._state_from_scratch(start)
         chunks, counts = list(states[start][0]), dict(states[start][1])
         for merge in self.merges[start:rounds]:
             _replay(merge, chunks, counts, self.corpus.counts)
+        for merge in reversed(self.merges[rounds:start]):
+            _undo(merge, chunks, counts, self.corpus.counts)
         states[rounds] = chunks, counts
         while len(states) > STATES_KEPT:
             states.popitem(last=False)
@@ -127,10 +128,62 @@ class Training(Shown):
 
         `round_ = len(merges) + 1` gives the pairs left when training stopped."""
         counts = self._state(round_ - 1)[1]
+        return self._ranked(counts.items())
+
+    def leaders(self, round_: int, limit: int) -> tuple[list[Candidate], int, int]:
+        """The first `limit` rows of `candidates(round_)`, how many pairs there were, and how many
+        share the top count: what a table of the leaders shows, without ranking every pair (a 2 MB
+        corpus counts tens of thousands). Every pair counted at least as often as the `limit`-th
+        is ranked, so ties at the cut are broken as in the whole table.
+
+        >>> t = train(["abcabd"], Settings(pretokenizer="none", min_frequency=1, merges=1))
+        >>> t.leaders(1, 2), t.candidates(1)[:2]
+        (([Candidate(left=97, right=98, count=2), Candidate(left=98, right=99, count=1)], 4, 1), [Candidate(left=97, right=98, count=2), Candidate(left=98, right=99, count=1)])
+        """
+        counts = self._state(round_ - 1)[1]
+        if not counts:
+            return [], 0, 0
+        floor = heapq.nlargest(limit, counts.values())[-1]
+        top = max(counts.values())
+        rows = self._ranked((p, count) for p, count in counts.items() if count >= floor)
+        return rows[:limit], len(counts), list(counts.values()).count(top)
+
+    def _ranked(self, counted) -> list[Candidate]:
+        """(pair, count) items as candidates, best first: the count, then the tie rule."""
         key = self.settings.tie_rule.key(self.vocab)
-        table = [Candidate(*pair_ids(p), count) for p, count in counts.items()]
+        table = [Candidate(*pair_ids(p), count) for p, count in counted]
         table.sort(key=lambda c: (-c.count, key(c.left, c.right)))
         return table
+
+
+def _undo(merge: Merge, chunks: list[str], counts: dict[str, int], weights: list[int]) -> None:
+    """Take one merge back from every chunk that holds its token, updating the pair counts: its
+    token is new with it, so each one goes back to the pair it replaced.
+
+    >>> chunks, counts = ["Za", "b"], {"Za": 1}
+    >>> _undo(Merge(0, 97, 97, ord("Z"), 2, 1, 1), chunks, counts, [1, 1])
+    >>> chunks, counts
+    (['aaa', 'b'], {'aa': 2})
+    """
+    token, parts = chr(merge.id), pair(merge.left, merge.right)
+    delta: defaultdict[str, int] = defaultdict(int)
+    for i, chunk in enumerate(chunks):
+        if token in chunk:
+            restored = chunks[i] = chunk.replace(token, parts)
+            for p in pairs(chunk):
+                delta[p] -= weights[i]
+            for p in pairs(restored):
+                delta[p] += weights[i]
+    _apply(delta, counts)
+
+
+def _apply(delta: dict[str, int], counts: dict[str, int]) -> None:
+    for p, change in delta.items():
+        count = counts.get(p, 0) + change
+        if count:
+            counts[p] = count
+        else:
+            counts.pop(p, None)
 
 
 def _replay(merge: Merge, chunks: list[str], counts: dict[str, int], weights: list[int]) -> None:
@@ -140,12 +193,7 @@ def _replay(merge: Merge, chunks: list[str], counts: dict[str, int], weights: li
     for i, chunk in enumerate(chunks):
         if target in chunk:
             chunks[i] = fast.merge_chunk(chunk, target, token, weights[i], delta)[0]
-    for p, change in delta.items():
-        count = counts.get(p, 0) + change
-        if count:
-            counts[p] = count
-        else:
-            counts.pop(p, None)
+    _apply(delta, counts)
 
 
 def train(documents: Iterable[str], settings: Settings | None = None, algorithm: str = "fast", keep: bool = True,

@@ -47,7 +47,12 @@ class ArrowKeys(pn.reactive.ReactiveHTML):
     _template = '<div id="keys"></div>'
     _scripts = {
         "render": f"const OWN_KEYS = {json.dumps(OWN_KEYS)}\n" + """
-          const ours = (event) => !data.scope || event.composedPath().some((node) => node.classList && node.classList.contains(data.scope))
+          // In a notebook (a scope): keys pressed inside this view, or on the page's body once this view
+          // was the last one clicked (a redrawn pane drops the focus it had).
+          const inside = (event) => event.composedPath().some((node) => node.classList && node.classList.contains(data.scope))
+          state.onpointer = (event) => { state.active = inside(event) }
+          if (data.scope) document.addEventListener('pointerdown', state.onpointer, true)
+          const ours = (event) => !data.scope || inside(event) || (state.active && event.composedPath()[0] === document.body)
           state.onkey = (event) => {
             if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || !ours(event)) return
             const target = event.composedPath()[0]
@@ -73,7 +78,8 @@ class ArrowKeys(pn.reactive.ReactiveHTML):
           document.addEventListener('keydown', state.onedge, true)
         """,
         "remove": "document.removeEventListener('keydown', state.onkey); "
-                  "document.removeEventListener('keydown', state.onedge, true)",
+                  "document.removeEventListener('keydown', state.onedge, true); "
+                  "document.removeEventListener('pointerdown', state.onpointer, true)",
     }
 
 

@@ -1,0 +1,49 @@
+"""A headless JupyterLab of the project's .venv, in folders of its own, for the notebook's browser
+test and benchmarks/notebook_scrub.py; and "Run All Cells" as a person does it, from the menu."""
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from pathlib import Path
+
+from processes import free_port, serving
+
+JUPYTER = Path(sys.executable).with_name("jupyter")
+TOKEN = "bpe-notebook"
+
+
+@contextlib.contextmanager
+def lab(home: Path, work: Path):
+    """JupyterLab serving `work` on a free port until the block ends; yields its address. No news, no
+    update check, no extension manager: nothing that would ask the internet."""
+    port = free_port()
+    command = [str(JUPYTER), "lab", "--no-browser", "--allow-root", f"--ServerApp.port={port}",
+               "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={work}",
+               "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+               f"--LabApp.workspaces_dir={home / 'workspaces'}", "--LabServerApp.extension_manager=readonly"]
+    env = {"JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+           "JUPYTER_DATA_DIR": str(home / "data")}
+    url = f"http://127.0.0.1:{port}"
+    with open(home / "lab.log", "w") as log, serving(command, f"{url}/api/status?token={TOKEN}", log, env):
+        yield url
+
+
+def open_notebook(page, url: str, name: str) -> None:
+    page.goto(f"{url}/lab/tree/{name}?reset&token={TOKEN}")
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)
+
+
+def run_all_cells(page, tries: int = 3) -> None:
+    """Run > Run All Cells; again if no cell has started within 15 s (a click before the notebook's
+    session is ready is lost)."""
+    for _ in range(tries):
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            prompts = page.locator(".jp-InputPrompt").all_inner_texts()
+            if any("[*]" in prompt or any(c.isdigit() for c in prompt) for prompt in prompts):
+                return
+            time.sleep(0.3)
+    raise TimeoutError("Run All Cells started no cell")
