@@ -716,7 +716,7 @@ def encoding_section(run: Run) -> None:
     run.sections.append(
         "## Encoding\n\nThroughput in MB/s of UTF-8 input (1 MB = 10^6 bytes) by wall time (by CPU time), "
         "the best of a few passes; ratios of CPU time. One document per call: "
-        "`Tokenizer.encode(doc)` for ours (cold: its chunk cache cleared first; warm: the same text again), "
+        "`Tokenizer.encode_ordinary(doc)` for ours (cold: its chunk cache cleared first; warm: the same text again), "
         "`Encoding.encode_ordinary(doc)` for tiktoken (no cache), built from our vocabulary as "
         "`mergeable_ranks` (id = rank) and the same split pattern. "
         f"tokenizers' split of the 702 KB corpus with the peers' pattern equals ours: {verdict(same_split)}.\n\n"
