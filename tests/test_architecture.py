@@ -4,6 +4,7 @@ parsed by `ast` (those inside functions and `if TYPE_CHECKING:` included), nothi
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -138,13 +139,31 @@ def test_no_python_module_is_too_long(folder):
     assert long == {}
 
 
-def test_no_javascript_file_is_too_long():
+def our_javascript() -> list[Path]:
     skipped = {"tests", "benchmarks", "node_modules", "dist", ".cache", ".venv", "build"}
-    files = [path for path in sorted(ROOT.rglob("*.js")) if not skipped & set(path.relative_to(ROOT).parts)]
+    return [path for path in sorted(ROOT.rglob("*.js")) if not skipped & set(path.relative_to(ROOT).parts)]
+
+
+def test_no_javascript_file_is_too_long():
+    files = our_javascript()
     assert any(path.parent.name == "worker" for path in files)  # the worker's parts are among them
     long = {str(path.relative_to(ROOT)): n for path in files
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_JS_LINES}
     assert long == {}
+
+
+#: Ways a script makes HTML of its own. Our scripts make none: a pane's HTML is its Python
+#: renderer's (bpe.panes), which the worker sends and the page sets on the pane's model as it is.
+HTML_SINKS = re.compile(r"\.(innerHTML|outerHTML)\s*[+]?=|insertAdjacentHTML|document\.write|createContextualFragment"
+                        r"|DOMParser|srcdoc")
+
+
+def test_no_script_of_ours_writes_html():
+    files = our_javascript()
+    assert any(path.name == "adopt.js" for path in files) and any(path.name == "first_screen.js" for path in files)
+    written = {str(path.relative_to(ROOT)): match.group(0) for path in files
+               if (match := HTML_SINKS.search(path.read_text(encoding="utf-8")))}
+    assert written == {}
 
 
 #: The modules that bind another by name at call time, and the names they bind: the lazy public

@@ -57,7 +57,7 @@ __FIRST_SCREEN_JS__
 
 def early_worker() -> str:
     """EARLY_WORKER with the first screen's scripts in it (places.js, which it uses, first)."""
-    scripts = "\n".join((BUILD_ASSETS / name).read_text() for name in ("places.js", "first_screen.js"))
+    scripts = "\n".join((BUILD_ASSETS / name).read_text() for name in ("places.js", "adopt.js", "first_screen.js"))
     return EARLY_WORKER.replace("__FIRST_SCREEN_JS__", scripts)
 
 
@@ -130,13 +130,17 @@ def patch_page(html: str) -> str:
         ("pyodideWorker.onmessage = async (event) => {",
          "setTimeout(() => window.bpeEarlyMessages.splice(0).forEach((e) => pyodideWorker.onmessage(e)), 0);\n"
          "      pyodideWorker.onmessage = async (event) => {"),
-        # Panel's document is drawn beside the prerendered one, which stays until it is (first_screen.js).
+        # The app's document takes over the prerendered one in place (adopt.js); if it cannot, it is
+        # drawn beside it, and the two change places once it is (first_screen.js).
+        ("const root_els = document.querySelectorAll('[data-root-id]')",
+         "const adopted = await window.bpeFirstScreen.adopt(docs_json)\n"
+         "          const root_els = adopted ? [] : document.querySelectorAll('[data-root-id]')"),
         ("el.innerHTML = ''\n             data_roots.push([el.getAttribute('data-root-id'), el.id])",
          "data_roots.push([el.getAttribute('data-root-id'), window.bpeFirstScreen.container(el).id])"),
         ("Bokeh.index.roots.map((v) => v.remove())", "const prerenderedViews = [...Bokeh.index.roots]"),
         ("const [views] = await Bokeh.embed.embed_items(docs_json, render_items)",
-         "const [views] = await Bokeh.embed.embed_items(docs_json, render_items)\n"
-         "          window.bpeFirstScreen.swap(prerenderedViews)"),
+         "const [views] = adopted ? [adopted] : await Bokeh.embed.embed_items(docs_json, render_items)\n"
+         "          if (!adopted) window.bpeFirstScreen.swap(prerenderedViews)"),
         # The first screen hands over once Panel's document is linked (first_screen.js).
         ("pyodideWorker.postMessage({'type': 'rendered'})",
          "pyodideWorker.postMessage({'type': 'rendered'})\n          window.bpeFirstScreen.linked()"),

@@ -190,7 +190,17 @@
     for (const place of state.queued.splice(0)) whenDrawn(place, (control) => { control.focus(); control.click(); });
   };
 
-  // Panel's page draws its document into new containers, hidden beside the prerendered ones
+  // The app's document, set on the prerendered one in place (adopt.js): what Panel's page takes for
+  // the views it drew, or null if it must draw them.
+  // A snapshot's Python can be up before Bokeh has drawn the prerendered document: finishing that
+  // drawing is sooner than drawing the app's anew (unless it takes longer than DRAWN_WAIT ms).
+  const DRAWN_WAIT = 3000;
+  state.adopt = async (json) => {
+    const doc = await Promise.race([drawn, new Promise((resolve) => setTimeout(() => resolve(null), DRAWN_WAIT))]);
+    return window.bpeAdopt(doc, json) ? { roots: new Map(doc.roots().map((model) => [model.id, { model }])) } : null;
+  };
+
+  // Otherwise Panel's page draws its document into new containers, hidden beside the prerendered ones
   // (convert.py patches it to), and the two change places in one step once it is drawn: no frame
   // is painted without a page, and the page keeps its height (and so its scroll).
   state.containers = [];
@@ -220,11 +230,15 @@
   });
 
   // The prerendered document, once Bokeh has drawn it.
+  let found;
+  const drawn = new Promise((resolve) => { found = resolve; });
   const watch = setInterval(() => {
     const doc = window.Bokeh && window.Bokeh.documents && window.Bokeh.documents[0];
-    if (!doc || state.over) return;
+    if (!doc) return;
     clearInterval(watch);
     console.log(`[bpe-timing] page:first-doc ${Math.round(performance.now())} ms`);
+    found(doc);
+    if (state.over) return;
     state.doc = doc;
     doc.on_change(changed, false);
     if (state.early) show(state.early.view, state.early.ready, state.early.seq);

@@ -282,6 +282,73 @@ def test_the_hand_over_shows_the_page_in_every_frame(browser, site_url):
         context.close()
 
 
+ADOPTED = "[bpe] the prerendered document became the app's, in place"
+#: The elements the page drew first: the encoder (its view and its text box), the slider, the corpus pane.
+DRAWN_FIRST = """() => {
+  const [encoder] = window.bpeDeepAll('.encode-input');
+  return [encoder, encoder && encoder.shadowRoot && encoder.shadowRoot.querySelector('input'),
+          window.bpeDeepAll('.round-slider')[0], window.bpeDeepAll('.bpe-corpus-pane')[0]];
+}"""
+MARK_VIEWS = f"() => ({DRAWN_FIRST})().map((element) => {{ element.bpeDrawnFirst = true; return true; }})"
+#: Which of them are no longer the ones drawn first.
+STILL_MARKED = f"() => ({DRAWN_FIRST})().map((element, index) => element && element.bpeDrawnFirst ? -1 : index).filter((i) => i >= 0)"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_full_page_takes_over_the_drawn_page_in_place(browser, site_url, scheme):
+    """The app's document is set on the prerendered one (adopt.js): the elements the visitor sees
+    before the hand-over are the app's after it, none drawn again, and the app answers on them."""
+    context = browser.new_context(color_scheme=scheme)
+    context.add_init_script(DEEP_HELPERS)
+    app = recording(context.new_page(), site_url)
+    page = app.page
+    try:
+        page.goto(site_url)
+        page.wait_for_function(FIRST, timeout=INTERACTIVE_TIMEOUT_MS)
+        page.evaluate(MARK_VIEWS)
+        box = page.locator(".encode-input input").first
+        box.fill("abab")
+        wait_chips(page, "a|b|a|b")
+        page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
+        assert any(line.endswith(ADOPTED) for line in app.console), app.console[-10:]
+        assert page.evaluate(STILL_MARKED) == []
+        assert page.evaluate("() => window.bpeDeepAll('.bpe-caption').length") == 1  # one page, not two
+        box.press("End")
+        box.press_sequentially("a", delay=20)  # answered by the full app, on the same elements
+        wait_chips(page, "a|b|a|b|a")
+        page.locator(".next-round button").first.click()
+        expect(caption(page)).to_contain_text("Round 1 of 10")
+        assert page.evaluate(STILL_MARKED) == []
+        assert app.errors == [], "\n".join(app.errors)
+    finally:
+        context.close()
+
+
+def test_documents_that_differ_are_not_adopted_and_the_page_is_left_as_it_was(held):
+    """adopt.js refuses an app document whose models are not the prerendered one's (other roots, a
+    model of another type): it says so, changes nothing, and the page draws the app's anew."""
+    page = held.page
+    before = page.evaluate("() => window.bpeDeepAll('.bpe-caption')[0].textContent")
+    refused = page.evaluate("""() => {
+      const doc = window.Bokeh.documents[0];
+      const json = doc.to_json(false);
+      const otherRoots = { d: { ...json, roots: json.roots.slice(1) } };
+      const otherType = JSON.parse(JSON.stringify({ d: json }));
+      otherType.d.roots[0].name = 'bokeh.models.widgets.inputs.TextInput';
+      const said = [];
+      const log = console.log;
+      console.log = (line) => said.push(line);
+      try {
+        return [window.bpeAdopt(doc, otherRoots), window.bpeAdopt(doc, otherType), window.bpeAdopt(null, otherRoots), said];
+      } finally {
+        console.log = log;
+      }
+    }""")
+    assert refused[:3] == [False, False, False]
+    assert refused[3] and all(line.startswith("[bpe] the app's document is drawn anew: ") for line in refused[3])
+    assert page.evaluate("() => window.bpeDeepAll('.bpe-caption')[0].textContent") == before
+
+
 def test_a_second_visit_opens_as_everyone_does_after_a_first_visit_that_used_the_first_screen(browser, site_url):
     """The first visit opened a link and typed on the first screen; the snapshot it kept holds that
     state, and the next visit, at the bare address, still opens at the default view (and a link on
@@ -311,6 +378,7 @@ def test_a_second_visit_opens_as_everyone_does_after_a_first_visit_that_used_the
         second.open()
         page = second.page
         assert any(line.startswith("[bpe] Python and the app started from the snapshot") for line in said)
+        assert ADOPTED in said  # a second visit too takes the drawn page over in place
         expect(caption(page)).to_contain_text("Round 0 of 10")
         expect(page.locator(".preset-select select").first).to_have_value("explainer")
         expect(page.locator(".encode-input input").first).to_have_value("walkable")

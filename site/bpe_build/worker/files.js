@@ -4,9 +4,12 @@
 // a worker of its own running shipped.js (so inflating and checking them use the other core), in
 // the order they are needed: Pyodide's own files (wasm, JS, the stdlib Python's start and the first
 // screen need, lock); numpy's libraries (wanted before Python starts, see startPython); the first
-// screen's bundles (wanted once it has started, a second later); then the rest (the stdlib's other
-// modules, Panel, Bokeh). Pyodide asks for its files with fetch(), which is routed here for
-// the shipped ones, so it gets them inflated and checked.
+// screen's bundles (wanted once it has started, a second later). The rest (the stdlib's other
+// modules, Panel, Bokeh: 23 MB to inflate and check) is asked for once the first screen has
+// answered, or Python has started from a snapshot (`loadLater`): on 2 cores, inflating it while
+// Python starts put the first answer 0.1-0.2 s later, and it is not wanted before then. Pyodide
+// asks for its files with fetch(), which is routed here for the shipped ones, so it gets them
+// inflated and checked.
 const SHIPPED = CONFIG.shipped;  // path Pyodide or the worker asks for -> shipped entry
 const SHIPPED_JS = URL.createObjectURL(new Blob([__SHIPPED_JS__], { type: "text/javascript" }));
 const fetcher = new Worker(SHIPPED_JS, { name: "bpe-shipped" });
@@ -29,8 +32,12 @@ fetcher.postMessage({ base: BASE, load: [
     .map(([, entry]) => entry),
   [SHIPPED[CONFIG.libraries_bundle]],
   CONFIG.first_bundles.map((path) => SHIPPED[path]),
-  CONFIG.bundles.map((path) => SHIPPED[path]),
 ] });
+let laterAsked = false;
+function loadLater() {
+  if (!laterAsked) fetcher.postMessage({ base: BASE, load: [CONFIG.bundles.map((path) => SHIPPED[path])] });
+  laterAsked = true;
+}
 
 const fetchAnything = self.fetch.bind(self);
 self.fetch = (resource, options) => {

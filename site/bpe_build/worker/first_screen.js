@@ -30,7 +30,9 @@ const BUILD_APP = `
 import os, runpy
 import panel
 from panel.io.pyodide import init_doc
+from bokeh.settings import settings as bokeh_settings
 init_doc()
+bokeh_settings.simple_ids.set_value(True)  # the prerendered document's ids (adopt.js)
 if THEME:  # Panel's dark widgets, as the system asks (the page's own CSS follows it too); per document
     panel.config.theme = THEME
 runpy.run_path(os.path.join(APP_DIR, "app.py"), run_name="__main__")
@@ -106,6 +108,7 @@ async function startFirstScreen(pyodide) {
   }
   self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true, seq });
   mark("first-screen");
+  loadLater();
   if (first.used) first.last = performance.now();  // who typed before it answered goes on typing: a pause first
 }
 

@@ -39,6 +39,7 @@ async function loadLibraries(Module) {
 // are not checked while writing, as before Python starts.
 const WRITE_SLICE = 15;
 async function writeBundles(pyodide, paths, what) {
+  if (paths.some((path) => CONFIG.bundles.includes(path))) loadLater();  // asked for by now, but never waited on unasked
   const bundles = await Promise.all(paths.map((path) => LOADS[path]));
   mark(`${what}-fetched`);
   let files = 0;
@@ -105,6 +106,7 @@ async function startPython(snapshot) {
     throw new Error(`numpy's libraries took table slots up to ${table}, not ${snapshot.table} as when ` +
                     "the snapshot was made");
   }
+  if (snapshot) loadLater();  // (afresh, once the first screen has answered: startFirstScreen)
   mark("python-started");  // then its files: measured, the bundles arrive about now, so nothing waits long
   // From the snapshot, Python has imported everything already: only the app's folder is needed
   // before the page renders (the working directory), and the rest is written while it does.
