@@ -197,7 +197,10 @@
   const DRAWN_WAIT = 3000;
   state.adopt = async (json) => {
     const doc = await Promise.race([drawn, new Promise((resolve) => setTimeout(() => resolve(null), DRAWN_WAIT))]);
-    return window.bpeAdopt(doc, json) ? { roots: new Map(doc.roots().map((model) => [model.id, { model }])) } : null;
+    console.log(`[bpe-timing] page:adopting ${Math.round(performance.now())} ms`);
+    if (!window.bpeAdopt(doc, json)) return null;
+    console.log(`[bpe-timing] page:adopted ${Math.round(performance.now())} ms`);
+    return { roots: new Map(doc.roots().map((model) => [model.id, { model }])) };
   };
 
   // Otherwise Panel's page draws its document into new containers, hidden beside the prerendered ones

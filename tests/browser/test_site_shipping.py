@@ -185,6 +185,35 @@ def test_over_a_slow_link_python_starts_without_numpys_libraries(served, browser
         context.close()
 
 
+def test_on_a_slow_link_python_does_not_wait_for_libraries_that_cannot_come_in_time(served, browser):
+    """Every file of the first answer is slow (a slow link): at the pace the first files came, numpy's
+    libraries are further away than the grace, so Python starts at once, not after waiting for them;
+    the first screen answers, and the full page loads them before Panel as on any late arrival."""
+    folder, url = served
+    context = browser.new_context()
+    for start in ("pyodide-lock.json.", "pyodide.asm.js.", "pyodide.asm.wasm.", "python_stdlib.zip.",
+                  "first-screen.bundle.", "app.bundle.", "libraries.bundle."):
+        RecordingHandler.slow[start] = 2
+    try:
+        page = context.new_page()
+        console, errors = [], []
+        page.on("console", lambda message: console.append(message.text))
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_function("() => document.body.classList.contains('bpe-first')", timeout=120_000)
+        assert any(line.startswith("[bpe] numpy's libraries are ") and line.endswith("not waited for")
+                   for line in console), [line for line in console if not line.startswith("[bpe-timing]")]
+        assert "[bpe] Python starts before numpy's libraries have arrived" in console
+        page.locator(".encode-input input").first.fill("hug pug")
+        expect(page.locator(".bpe-encoded").first).to_contain_text("hug", timeout=30_000)
+        page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
+        wait_for_console(page, console, "[bpe] numpy's libraries were loaded after Python started")
+        assert errors == [], errors
+    finally:
+        RecordingHandler.slow.clear()
+        context.close()
+
+
 def test_a_second_visit_reads_every_shipped_file_from_the_cache(served, profile):
     folder, url = served
     # A share link: the snapshot holds the default view, and the link is applied on top of it.

@@ -19,10 +19,19 @@ const sources = {};  // file -> "cache" | "network"
 const LOADS = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) =>
   [path, new Promise((resolve, reject) => { arrived[entry.file] = { resolve, reject }; })]));
 Object.entries(LOADS).forEach(([path, promise]) => promise.then(() => mark(`loaded:${path.split("/").pop()}`), () => {}));
+// How fast the files come (inflated bytes from the first request to the latest arrival), to judge
+// whether numpy's libraries are worth waiting for (start_python.js).
+const arrival = { bytes: 0, since: performance.now(), until: 0, done: new Set() };
+const PATH_OF = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) => [entry.file, path]));
 fetcher.onmessage = ({ data }) => {
   if (data.pruned) console.log(`[bpe] forgot ${data.pruned} files of earlier builds`);
   if (!data.file) return;
   sources[data.file] = data.source;
+  if (!data.error) {
+    arrival.bytes += data.buffer.byteLength;
+    arrival.until = performance.now();
+    arrival.done.add(PATH_OF[data.file]);
+  }
   if (data.error) arrived[data.file].reject(new Error(data.error));
   else arrived[data.file].resolve(new Uint8Array(data.buffer));
 };
@@ -30,8 +39,8 @@ const BUNDLES = [...CONFIG.first_bundles, ...CONFIG.bundles];
 fetcher.postMessage({ base: BASE, load: [
   Object.entries(SHIPPED).filter(([path]) => !BUNDLES.includes(path) && path !== CONFIG.libraries_bundle)
     .map(([, entry]) => entry),
-  [SHIPPED[CONFIG.libraries_bundle]],
   CONFIG.first_bundles.map((path) => SHIPPED[path]),
+  [SHIPPED[CONFIG.libraries_bundle]],
 ] });
 let laterAsked = false;
 function loadLater() {

@@ -73,10 +73,25 @@ for finder in sys.path_importer_cache.values():
 // before it starts if they are here by then, or within LIBRARIES_GRACE ms (on localhost they are),
 // or a snapshot needs them. Over a slow link Python starts without them, the first screen answers,
 // and they are loaded before Panel is imported; that visit makes no snapshot (see librariesLate).
+// Whether waiting is worth it is judged from how fast the files so far came (files.js, `arrival`):
+// on a link where the libraries (and the first screen's bundles before them) cannot come within
+// the grace, Python starts at once rather than after it.
 const LIBRARIES_GRACE = 300;
+
+function librariesExpectedIn() {
+  const { bytes, since, until } = arrival;
+  const waiting = [...CONFIG.first_bundles, CONFIG.libraries_bundle].filter((path) => !arrival.done.has(path));
+  const left = waiting.reduce((sum, path) => sum + SHIPPED[path].size, 0);
+  return bytes > 0 && until > since ? left / (bytes / (until - since)) : 0;
+}
 
 function librariesInTime(snapshot) {
   if (snapshot) return Promise.resolve(true);
+  const expected = librariesExpectedIn();
+  if (expected > LIBRARIES_GRACE) {
+    console.log(`[bpe] numpy's libraries are ${Math.round(expected)} ms away at this link's pace: not waited for`);
+    return Promise.resolve(arrival.done.has(CONFIG.libraries_bundle));
+  }
   const late = new Promise((resolve) => setTimeout(() => resolve(false), LIBRARIES_GRACE));
   return Promise.race([LOADS[CONFIG.libraries_bundle].then(() => true, () => true), late]);  // a failure: loadLibraries says it
 }
