@@ -10,6 +10,7 @@ worker's too.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
 import json
@@ -153,13 +154,12 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     page.close()
 
 
-def test_over_a_slow_link_python_starts_without_numpys_libraries(served, browser):
-    """When numpy's libraries are late, Python starts without them: the first screen answers, the
-    libraries are loaded before Panel, and that visit keeps no snapshot (its heap is not the one a
-    snapshot needs)."""
-    folder, url = served
-    context = browser.new_context()  # cold, and apart from the module's profile
-    RecordingHandler.slow["libraries.bundle."] = 4
+@contextlib.contextmanager
+def slow_first_visit(browser, url: str, slow: dict[str, float]):
+    """A cold visit, apart from the module's profile, with the files named in `slow` late (see
+    RecordingHandler), once the first screen has answered an edit: (page, console lines, errors)."""
+    context = browser.new_context()
+    RecordingHandler.slow.update(slow)
     try:
         page = context.new_page()
         console, errors = [], []
@@ -169,6 +169,18 @@ def test_over_a_slow_link_python_starts_without_numpys_libraries(served, browser
         page.wait_for_function("() => document.body.classList.contains('bpe-first')", timeout=120_000)
         page.locator(".encode-input input").first.fill("hug pug")
         expect(page.locator(".bpe-encoded").first).to_contain_text("hug", timeout=30_000)
+        yield page, console, errors
+    finally:
+        RecordingHandler.slow.clear()
+        context.close()
+
+
+def test_over_a_slow_link_python_starts_without_numpys_libraries(served, browser):
+    """When numpy's libraries are late, Python starts without them: the first screen answers, the
+    libraries are loaded before Panel, and that visit keeps no snapshot (its heap is not the one a
+    snapshot needs)."""
+    folder, url = served
+    with slow_first_visit(browser, url, {"libraries.bundle.": 4}) as (page, console, errors):
         assert "[bpe] Python starts before numpy's libraries have arrived" in console
         page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
         wait_for_console(page, console, "[bpe] numpy's libraries were loaded after Python started")
@@ -180,9 +192,11 @@ def test_over_a_slow_link_python_starts_without_numpys_libraries(served, browser
         assert not any(line.startswith(KEPT_SNAPSHOT) for line in console)
         assert any("no snapshot for the next visit" in line for line in console)
         assert errors == [], errors
-    finally:
-        RecordingHandler.slow.clear()
-        context.close()
+
+
+#: The files the first answer waits for: all of them slow is a slow link.
+FIRST_ANSWER_FILES = ("pyodide-lock.json.", "pyodide.asm.js.", "pyodide.asm.wasm.", "python_stdlib.zip.",
+                      "first-screen.bundle.", "app.bundle.", "libraries.bundle.")
 
 
 def test_on_a_slow_link_python_does_not_wait_for_libraries_that_cannot_come_in_time(served, browser):
@@ -190,28 +204,13 @@ def test_on_a_slow_link_python_does_not_wait_for_libraries_that_cannot_come_in_t
     libraries are further away than the grace, so Python starts at once, not after waiting for them;
     the first screen answers, and the full page loads them before Panel as on any late arrival."""
     folder, url = served
-    context = browser.new_context()
-    for start in ("pyodide-lock.json.", "pyodide.asm.js.", "pyodide.asm.wasm.", "python_stdlib.zip.",
-                  "first-screen.bundle.", "app.bundle.", "libraries.bundle."):
-        RecordingHandler.slow[start] = 2
-    try:
-        page = context.new_page()
-        console, errors = [], []
-        page.on("console", lambda message: console.append(message.text))
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(url)
-        page.wait_for_function("() => document.body.classList.contains('bpe-first')", timeout=120_000)
+    with slow_first_visit(browser, url, dict.fromkeys(FIRST_ANSWER_FILES, 2)) as (page, console, errors):
         assert any(line.startswith("[bpe] numpy's libraries are ") and line.endswith("not waited for")
                    for line in console), [line for line in console if not line.startswith("[bpe-timing]")]
         assert "[bpe] Python starts before numpy's libraries have arrived" in console
-        page.locator(".encode-input input").first.fill("hug pug")
-        expect(page.locator(".bpe-encoded").first).to_contain_text("hug", timeout=30_000)
         page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
         wait_for_console(page, console, "[bpe] numpy's libraries were loaded after Python started")
         assert errors == [], errors
-    finally:
-        RecordingHandler.slow.clear()
-        context.close()
 
 
 def test_a_second_visit_reads_every_shipped_file_from_the_cache(served, profile):
