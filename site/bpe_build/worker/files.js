@@ -3,8 +3,8 @@
 // Every file Pyodide and the app need at start-up is fetched right away, while pyodide.js loads, by
 // a worker of its own running shipped.js (so inflating and checking them use the other core), in
 // the order they are needed: Pyodide's own files (wasm, JS, the stdlib Python's start and the first
-// screen need, lock); numpy's libraries (wanted before Python starts, see startPython); the first
-// screen's bundles (wanted once it has started, a second later). The rest (the stdlib's other
+// screen need, lock); the first screen's bundles (wanted once Python has started); numpy's libraries
+// (loaded before Python starts if they come in time, for the snapshot: see startPython). The rest (the stdlib's other
 // modules, Panel, Bokeh: 23 MB to inflate and check) is asked for once the first screen has
 // answered, or Python has started from a snapshot (`loadLater`): on 2 cores, inflating it while
 // Python starts put the first answer 0.1-0.2 s later, and it is not wanted before then. Pyodide
