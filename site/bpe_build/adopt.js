@@ -36,8 +36,9 @@ window.bpeAdopt = (() => {
   const sameAddress = (model, attr, value) => attr === "url" && typeof value === "string" &&
     typeof model[attr] === "string" && new URL(model[attr], document.baseURI).href === new URL(value, document.baseURI).href;
 
-  // The patch that brings `doc` (drawn) to `json` (the app's), or why it cannot.
-  function patchTo(doc, json) {
+  // The patch that brings `doc` (drawn) to `json` (the app's), or why it cannot. `touched` ("id attr")
+  // are the attributes the first screen set on the drawn document.
+  function patchTo(doc, json, touched) {
     const app = Object.values(json)[0];
     const roots = doc.roots().map((model) => model.id);
     if (!app || JSON.stringify((app.roots || []).map((root) => root.id)) !== JSON.stringify(roots)) return { why: "other roots" };
@@ -51,9 +52,13 @@ window.bpeAdopt = (() => {
       for (const [attr, value] of Object.entries(attributes)) {
         if (!sameAddress(model, attr, value)) events.push({ kind: "ModelChanged", model: { id }, attr, new: value });
       }
-      // An attribute the app leaves at its default (so its JSON omits it) is set to it on the page.
+      // An attribute the first screen set that the app leaves at its default (so its JSON omits it)
+      // goes back to it. Not the others the page holds apart from the app's JSON: the browser's own
+      // (the address, the browser's settings, which the page reports to Python once linked), and
+      // a text box's `value_input`, which its view shows: an app not typed into (Python's "")
+      // would empty a box that shows its `value` (the corpus).
       for (const [attr, property] of Object.entries(model.properties)) {
-        if (!(attr in attributes) && property.dirty && !property.internal && !property.readonly) {
+        if (!(attr in attributes) && touched.has(`${id} ${attr}`) && attr !== "value_input") {
           defaults.push([model, attr, property]);
         }
       }
@@ -62,11 +67,11 @@ window.bpeAdopt = (() => {
   }
 
   // Bring the prerendered document to the app's; true if done, false (and why) if the app's must be drawn.
-  return (doc, json) => {
+  return (doc, json, touched = new Set()) => {
     if (!doc) return false;
     let patch;
     try {
-      patch = patchTo(doc, json);
+      patch = patchTo(doc, json, touched);
     } catch (error) {
       patch = { why: String(error) };
     }

@@ -13,7 +13,7 @@
 (() => {
   const worker = window.bpeWorker;
   const state = { doc: null, live: false, over: false, setting: 0, queued: [], focus: null, step: "", message: "", seq: 0,
-                  keys: {} };  // keys: the arrow keys' counters as last seen
+                  keys: {}, touched: new Set() };  // keys: the arrow keys' counters as last seen; touched: "id attr" set here
   window.bpeFirstScreen = state;
   worker.postMessage({ type: "first", address: window.location.search });
   // Each event is numbered: only the answer to the latest one is shown (an earlier one, say to a
@@ -91,6 +91,7 @@
 
   // The document's changes that the first screen answers; the rest wait for the full page.
   function changed(event) {
+    if (state.setting && event.kind === "ModelChanged") state.touched.add(`${event.model.id} ${event.attr}`);
     if (state.setting || state.over || event.kind !== "ModelChanged") return;
     const { model, attr, value } = event;
     const classes = model.css_classes || [];
@@ -198,7 +199,7 @@
   state.adopt = async (json) => {
     const doc = await Promise.race([drawn, new Promise((resolve) => setTimeout(() => resolve(null), DRAWN_WAIT))]);
     console.log(`[bpe-timing] page:adopting ${Math.round(performance.now())} ms`);
-    if (!window.bpeAdopt(doc, json)) return null;
+    if (!window.bpeAdopt(doc, json, state.touched)) return null;
     console.log(`[bpe-timing] page:adopted ${Math.round(performance.now())} ms`);
     return { roots: new Map(doc.roots().map((model) => [model.id, { model }])) };
   };

@@ -290,6 +290,15 @@ DRAWN_FIRST = """() => {
           window.bpeDeepAll('.round-slider')[0], window.bpeDeepAll('.bpe-corpus-pane')[0]];
 }"""
 MARK_VIEWS = f"() => ({DRAWN_FIRST})().map((element) => {{ element.bpeDrawnFirst = true; return true; }})"
+#: Each text box's shown text beside its model's value (its typed text if it has one).
+TEXT_BOXES = """() => [...window.Bokeh.documents[0].all_models]
+  .filter((model) => 'value_input' in model.properties && typeof model.value === 'string' && (model.css_classes || []).length)
+  .map((model) => {
+    const host = window.bpeDeepAll('.' + model.css_classes.join('.'))[0];
+    const box = host && host.shadowRoot && host.shadowRoot.querySelector('input, textarea');
+    return box ? [box.value, model.value_input || model.value] : null;
+  })
+  .filter((pair) => pair !== null)"""
 #: Which of them are no longer the ones drawn first.
 STILL_MARKED = f"() => ({DRAWN_FIRST})().map((element, index) => element && element.bpeDrawnFirst ? -1 : index).filter((i) => i >= 0)"
 
@@ -312,6 +321,10 @@ def test_the_full_page_takes_over_the_drawn_page_in_place(browser, site_url, sch
         page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
         assert any(line.endswith(ADOPTED) for line in app.console), app.console[-10:]
         assert page.evaluate(STILL_MARKED) == []
+        # Every text box shows what its model holds (the corpus box its preset's text, not nothing).
+        shown = page.evaluate(TEXT_BOXES)
+        assert shown and all(box == held for box, held in shown), [pair for pair in shown if pair[0] != pair[1]]
+        assert any(box.startswith("walk\nwalk") for box, _ in shown)
         assert page.evaluate("() => window.bpeDeepAll('.bpe-caption').length") == 1  # one page, not two
         box.press("End")
         box.press_sequentially("a", delay=20)  # answered by the full app, on the same elements
@@ -319,6 +332,33 @@ def test_the_full_page_takes_over_the_drawn_page_in_place(browser, site_url, sch
         page.locator(".next-round button").first.click()
         expect(caption(page)).to_contain_text("Round 1 of 10")
         assert page.evaluate(STILL_MARKED) == []
+        assert app.errors == [], "\n".join(app.errors)
+    finally:
+        context.close()
+
+
+#: The page's own models (the address, the browser's settings): what they hold on the page.
+BROWSER_MODELS = """() => Object.fromEntries([...window.Bokeh.documents[0].all_models]
+  .filter((model) => model.type.endsWith('.Location') || model.type.endsWith('.BrowserInfo'))
+  .map((model) => [model.type.split('.').pop(), model.type.endsWith('.Location') ? model.search : model.dark_mode]))"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_taking_over_in_place_keeps_what_the_browser_told_the_page(browser, site_url, scheme):
+    """The address and the browser's settings are the page's, not the app's JSON (where Python holds
+    their defaults until the page reports them): a share link's address and the dark mode stay."""
+    query = "?preset=course&round=2&text=aab"
+    context = browser.new_context(color_scheme=scheme)
+    context.add_init_script(DEEP_HELPERS)
+    app = recording(context.new_page(), site_url + query)
+    page = app.page
+    try:
+        page.goto(site_url + query)
+        page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
+        assert any(line.endswith(ADOPTED) for line in app.console), app.console[-10:]
+        assert page.evaluate(BROWSER_MODELS) == {"Location": query, "BrowserInfo": scheme == "dark"}
+        assert "preset=course" in page.url and "round=2" in page.url
+        expect(caption(page)).to_contain_text("Round 2 of 2")
         assert app.errors == [], "\n".join(app.errors)
     finally:
         context.close()
