@@ -45,22 +45,24 @@ window.bpeAdopt = (() => {
     const models = attributesById(app.roots);
     if (models.size !== doc.all_models.size) return { why: `${models.size} models, not ${doc.all_models.size}` };
     const events = [];
-    const defaults = [];
     for (const [id, { name, attributes }] of models) {
       const model = doc.get_model_by_id(id);
       if (!model || model.type !== name) return { why: `model ${id} is ${model ? model.type : "missing"}, not ${name}` };
       for (const [attr, value] of Object.entries(attributes)) {
         if (!sameAddress(model, attr, value)) events.push({ kind: "ModelChanged", model: { id }, attr, new: value });
       }
-      // An attribute the first screen set that the app leaves at its default (so its JSON omits it)
-      // goes back to it. Not the others the page holds apart from the app's JSON: the browser's own
-      // (the address, the browser's settings, which the page reports to Python once linked), and
-      // a text box's `value_input`, which its view shows: an app not typed into (Python's "")
-      // would empty a box that shows its `value` (the corpus).
-      for (const [attr, property] of Object.entries(model.properties)) {
-        if (!(attr in attributes) && touched.has(`${id} ${attr}`) && attr !== "value_input") {
-          defaults.push([model, attr, property]);
-        }
+    }
+    // An attribute the first screen set that the app leaves at its default (so its JSON omits it)
+    // goes back to it. Not the others the page holds apart from the app's JSON: the browser's own
+    // (the address, the browser's settings, which the page reports to Python once linked), and a
+    // text box's `value_input`, which its view shows: an app not typed into (Python's "") would
+    // empty a box that shows its `value` (the corpus).
+    const defaults = [];
+    for (const key of touched) {
+      const [id, attr] = key.split(" ");
+      if (attr !== "value_input" && !(attr in models.get(id).attributes)) {
+        const model = doc.get_model_by_id(id);
+        defaults.push([model, attr, model.property(attr)]);
       }
     }
     return { events, defaults };
