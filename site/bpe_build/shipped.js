@@ -16,8 +16,10 @@ const bpeShipped = (() => {
     return Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join("");
   }
 
-  // The body's bytes, inflated unless the host did so already (no gzip header).
-  async function inflate(body) {
+  // The body's bytes, inflated unless the host did so already (no gzip header). The body is read
+  // as fast as it comes (a queue with no bound), not at inflating's pace, so that `wired` is called
+  // when the last byte is here: the link's pace, apart from this machine's (see files.js).
+  async function inflate(body, wired) {
     const reader = body.getReader();
     const head = [];
     let length = 0;
@@ -29,19 +31,23 @@ const bpeShipped = (() => {
       start(controller) { if (start.length) controller.enqueue(start); },
       async pull(controller) {
         const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        if (done) {
+          wired();
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
       },
-    });
+    }, { highWaterMark: Infinity });
     const gzip = start[0] === 0x1f && start[1] === 0x8b;
     const stream = gzip ? whole.pipeThrough(new DecompressionStream("gzip")) : whole;
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }
 
-  async function checked(response, entry) {
+  async function checked(response, entry, wired = () => {}) {
     // A kept file is kept inflated (and says so); one from the server may be either.
     const inflated = response.headers.get(KEPT_INFLATED)
-      ? new Uint8Array(await response.arrayBuffer()) : await inflate(response.body);
+      ? new Uint8Array(await response.arrayBuffer()) : await inflate(response.body, wired);
     const digest = hex(await crypto.subtle.digest("SHA-256", inflated));
     return digest === entry.sha256 ? inflated : null;
   }
@@ -52,7 +58,9 @@ const bpeShipped = (() => {
     return caches.open(`bpe-site ${new URL(base).pathname}`).catch(() => null);
   }
 
-  async function load(entry, base) {
+  // `wired(start, end)` is called once a file fetched from the server is all here, not yet inflated
+  // (performance.now() of its request and of its last byte).
+  async function load(entry, base, wired = () => {}) {
     const url = new URL(entry.file, base).href;
     const cache = await openCache(base);
     const kept = cache && await cache.match(url).catch(() => undefined);
@@ -66,9 +74,10 @@ const bpeShipped = (() => {
       await cache.delete(url);  // damaged: ask the server again
       mode = "reload";
     }
+    const asked = performance.now();
     const response = await fetch(url, { cache: mode });
     if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
-    const bytes = await checked(response, entry);
+    const bytes = await checked(response, entry, () => wired(asked, performance.now()));
     if (!bytes) throw new Error(`${entry.file}: not the file this page was built with (sha256 differs)`);
     // Kept inflated, so that a later visit only reads and checks it: inflating the 23 MB bundle
     // alone takes about 0.4 s. (A Response copies the bytes it is made from; a full disk only
@@ -95,9 +104,11 @@ const bpeShipped = (() => {
 // As the worker "bpe-shipped": {load: [[entry, ...], ...], base} loads the entries of each list
 // together, a list once the one before it is loaded (Pyodide's own files before the bundles, so
 // that on a slow link Pyodide can start while the bundles download), answering file by file with
+// {wired: file, start, end} once a file from the server is all here (this worker's clock), then
 // {file, buffer, source} or {file, error}; {prune: [file, ...], base} is answered with {pruned: count}.
 if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
-  const send = (entry, base) => bpeShipped.load(entry, base).then(
+  const wired = (file) => (start, end) => self.postMessage({ wired: file, start, end });
+  const send = (entry, base) => bpeShipped.load(entry, base, wired(entry.file)).then(
     (bytes) => self.postMessage({ file: entry.file, buffer: bytes.buffer, source: bpeShipped.sources[entry.file] },
                                 [bytes.buffer]),
     (error) => self.postMessage({ file: entry.file, error: `${error.message || error}` }));

@@ -19,19 +19,21 @@ const sources = {};  // file -> "cache" | "network"
 const LOADS = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) =>
   [path, new Promise((resolve, reject) => { arrived[entry.file] = { resolve, reject }; })]));
 Object.entries(LOADS).forEach(([path, promise]) => promise.then(() => mark(`loaded:${path.split("/").pop()}`), () => {}));
-// How fast the files come (inflated bytes from the first request to the latest arrival), to judge
-// whether numpy's libraries are worth waiting for (start_python.js).
-const arrival = { bytes: 0, since: performance.now(), until: 0, done: new Set() };
+// How fast the link brings the files, to judge whether numpy's libraries are worth waiting for
+// (start_python.js): each file from the server, once all its bytes are here (before inflating, so
+// a busy machine is not taken for a slow link), as [asked, here, its inflated size], in the file
+// worker's clock.
+const wire = { spans: [], here: new Set() };
 const PATH_OF = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) => [entry.file, path]));
 fetcher.onmessage = ({ data }) => {
   if (data.pruned) console.log(`[bpe] forgot ${data.pruned} files of earlier builds`);
+  if (data.wired) {
+    const path = PATH_OF[data.wired];
+    wire.spans.push([data.start, data.end, SHIPPED[path].size]);
+    wire.here.add(path);
+  }
   if (!data.file) return;
   sources[data.file] = data.source;
-  if (!data.error) {
-    arrival.bytes += data.buffer.byteLength;
-    arrival.until = performance.now();
-    arrival.done.add(PATH_OF[data.file]);
-  }
   if (data.error) arrived[data.file].reject(new Error(data.error));
   else arrived[data.file].resolve(new Uint8Array(data.buffer));
 };

@@ -73,16 +73,28 @@ for finder in sys.path_importer_cache.values():
 // before it starts if they are here by then, or within LIBRARIES_GRACE ms (on localhost they are),
 // or a snapshot needs them. Over a slow link Python starts without them, the first screen answers,
 // and they are loaded before Panel is imported; that visit makes no snapshot (see librariesLate).
-// Whether waiting is worth it is judged from how fast the files so far came (files.js, `arrival`):
-// on a link where the libraries (and the first screen's bundles before them) cannot come within
-// the grace, Python starts at once rather than after it.
+// Whether waiting is worth it is judged from the link's pace so far (files.js, `wire`): where the
+// libraries (and the first screen's bundles before them) cannot all be here within the grace,
+// Python starts at once rather than after it. The pace counts only the time some file was on its
+// way (a group of files is asked for once the one before it is inflated), so a busy machine on a
+// fast link waits the grace as before, and keeps its snapshot.
 const LIBRARIES_GRACE = 300;
 
+function linkPace() {  // inflated bytes per ms while any file was on its way; 0: not known
+  const spans = [...wire.spans].sort((a, b) => a[0] - b[0]);
+  let busy = 0, reached = -Infinity, bytes = 0;
+  for (const [start, end, size] of spans) {
+    busy += Math.max(0, end - Math.max(start, reached));
+    reached = Math.max(reached, end);
+    bytes += size;
+  }
+  return busy > 0 ? bytes / busy : 0;
+}
+
 function librariesExpectedIn() {
-  const { bytes, since, until } = arrival;
-  const waiting = [...CONFIG.first_bundles, CONFIG.libraries_bundle].filter((path) => !arrival.done.has(path));
-  const left = waiting.reduce((sum, path) => sum + SHIPPED[path].size, 0);
-  return bytes > 0 && until > since ? left / (bytes / (until - since)) : 0;
+  const pace = linkPace();
+  const waiting = [...CONFIG.first_bundles, CONFIG.libraries_bundle].filter((path) => !wire.here.has(path));
+  return pace > 0 ? waiting.reduce((sum, path) => sum + SHIPPED[path].size, 0) / pace : 0;
 }
 
 function librariesInTime(snapshot) {
@@ -90,7 +102,7 @@ function librariesInTime(snapshot) {
   const expected = librariesExpectedIn();
   if (expected > LIBRARIES_GRACE) {
     console.log(`[bpe] numpy's libraries are ${Math.round(expected)} ms away at this link's pace: not waited for`);
-    return Promise.resolve(arrival.done.has(CONFIG.libraries_bundle));
+    return Promise.resolve(false);
   }
   const late = new Promise((resolve) => setTimeout(() => resolve(false), LIBRARIES_GRACE));
   return Promise.race([LOADS[CONFIG.libraries_bundle].then(() => true, () => true), late]);  // a failure: loadLibraries says it
