@@ -76,9 +76,12 @@ for finder in sys.path_importer_cache.values():
 // Whether waiting is worth it is judged from the link's pace so far (files.js, `wire`): where the
 // libraries (and the first screen's bundles before them) cannot all be here within the grace,
 // Python starts at once rather than after it. The pace counts only the time some file was on its
-// way (a group of files is asked for once the one before it is inflated), so a busy machine on a
-// fast link waits the grace as before, and keeps its snapshot.
-const LIBRARIES_GRACE = 300;
+// way (a group of files is asked for once the one before it is inflated), so that a busy machine
+// is not taken for a slow link. The grace is above what this judges on a busy 2-core machine over
+// localhost (0.1-0.4 s, every core taken by other processes), because missing the libraries
+// costs the next visit its snapshot (about 1 s) and waiting for them at most 0.6 s of this one;
+// over 20 Mbit/s + 40 ms they are judged 1.0-1.2 s away, and not waited for.
+const LIBRARIES_GRACE = 600;
 
 function linkPace() {  // inflated bytes per ms while any file was on its way; 0: not known
   const spans = [...wire.spans].sort((a, b) => a[0] - b[0]);
@@ -100,10 +103,12 @@ function librariesExpectedIn() {
 function librariesInTime(snapshot) {
   if (snapshot) return Promise.resolve(true);
   const expected = librariesExpectedIn();
+  const away = `[bpe] numpy's libraries are ${Math.round(expected)} ms away at this link's pace`;
   if (expected > LIBRARIES_GRACE) {
-    console.log(`[bpe] numpy's libraries are ${Math.round(expected)} ms away at this link's pace: not waited for`);
+    console.log(`${away}: not waited for`);
     return Promise.resolve(false);
   }
+  console.log(`${away}: waited for, up to ${LIBRARIES_GRACE} ms`);
   const late = new Promise((resolve) => setTimeout(() => resolve(false), LIBRARIES_GRACE));
   return Promise.race([LOADS[CONFIG.libraries_bundle].then(() => true, () => true), late]);  // a failure: loadLibraries says it
 }
