@@ -31,6 +31,7 @@ import pytest
 from bpe_build.assemble import build
 from bpe_build.paths import DIST
 from bpe_build.serve import make_server
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
@@ -66,6 +67,27 @@ def visit_before(page, url: str) -> None:
         with page.expect_console_message(lambda message: message.text.startswith(said),
                                          timeout=INTERACTIVE_TIMEOUT_MS):
             page.goto(url)
+
+
+CHIP_IDS = """(container) => {
+  const all = (selector, root) => [...root.querySelectorAll(selector)].concat(
+    ...[...root.querySelectorAll('*')].filter((node) => node.shadowRoot).map((node) => all(selector, node.shadowRoot)));
+  return all(container + ' .bpe-chip', document).map((chip) => Number(chip.dataset.id));
+}"""
+
+
+def chip_ids_once_shown(page, container: str, expected: list[int], timeout: float = 30_000) -> list[int]:
+    """The ids of the chips in `container` (at any shadow depth), read once they equal `expected` or
+    after `timeout` ms.
+
+    The chips of the text before stay on the page until the worker answers; reading them at once races
+    the answer. Returns what is there either way, so the caller's assert shows the difference."""
+    same = f"([container, expected]) => JSON.stringify(({CHIP_IDS})(container)) === JSON.stringify(expected)"
+    try:
+        page.wait_for_function(same, arg=[container, expected], timeout=timeout)
+    except PlaywrightTimeoutError:
+        pass
+    return page.evaluate(CHIP_IDS, container)
 
 
 def open_site(page, url: str) -> None:
