@@ -109,8 +109,10 @@ def test_chatml_counts_as_the_recipe_and_gives_tiktokens_ids(name):
 
 
 def test_chatml_refuses_a_special_token_typed_in_a_message():
-    with pytest.raises(ValueError, match="'<\\|endoftext\\|>' at character 3"):
-        chat.chat(real.load("cl100k_base"), [Message("user", "hi <|endoftext|>")])
+    """As the recipe's tiktoken.encode refuses it, naming the message as the chat's reader counts them."""
+    with pytest.raises(ChatError, match="^message 2 holds the special token '<\\|endoftext\\|>' at character 3, "
+                                        "which OpenAI's counting recipe refuses"):
+        chat.chat(real.load("cl100k_base"), [Message("system", "Be brief."), Message("user", "hi <|endoftext|>")])
 
 
 #: OLMo 2 Instruct's chat_template, as its tokenizer_config.json publishes it.
@@ -259,6 +261,8 @@ def test_the_command_line_prints_ids_count_and_pieces(tmp_path):
     (["--tokenizer", "missing.json", "-"], '[{"role": "user", "content": "x"}]', "missing.json"),
     (["--tokenizer", "whisper", "-"], '[{"role": "user", "content": "x"}]', "no chat format"),
     (["--tokenizer", "tekken", "-"], '[{"role": "assistant", "content": "x"}]', "a user or a system message"),
+    (["--tokenizer", "o200k_base", "-"], '[{"role": "user", "content": "a"}, {"role": "user", "content": "<|endoftext|>"}]',
+     "message 2 holds the special token '<|endoftext|>' at character 0"),
 ])
 def test_the_command_line_refuses_bad_input_in_one_line(args, stdin, words):
     code, out, err = run_cli(*args, stdin=stdin)
