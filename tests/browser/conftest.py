@@ -32,6 +32,7 @@ from bpe_build.assemble import build
 from bpe_build.paths import DIST
 from bpe_build.serve import make_server
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
@@ -40,6 +41,10 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 # Cold start is ~10 s on a 2-core machine; leave room for a loaded CI machine.
 INTERACTIVE_TIMEOUT_MS = 120_000
+# An expectation passes as soon as it holds; Playwright's 5 s default is only how long a failing
+# one is retried. A CI machine with every core taken (load 6 on 2 cores) took longer than that to
+# lay out 1.2 MB in a text box, so a test failed on the machine, not the page.
+expect.set_options(timeout=20_000)
 
 # Panel renders into nested shadow roots; these helpers find elements at any depth.
 DEEP_HELPERS = """

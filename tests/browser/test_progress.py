@@ -77,7 +77,7 @@ def test_a_long_upload_waits_outside_the_text_box_until_asked(page):
     expect(page.locator(".corpus-long").first).to_contain_text(
         f"{len(big_corpus(3).decode()):,} characters: the editor shows at most 100,000 unless asked")
     page.locator(".corpus-show button").first.click()
-    expect(box).to_be_visible()
+    expect(box).to_be_visible(timeout=60_000)  # the seconds of layout this test is about
     assert box.input_value() == big_corpus(3).decode()
     page.locator(".cancel-training button").first.click()
     expect(page.locator(".bpe-message").first).to_contain_text("Training cancelled")
