@@ -29,7 +29,8 @@ included.
 """
 from __future__ import annotations
 
-from .messages import Message
+from ..encoding.specials import DisallowedSpecial
+from .messages import ChatError, Message
 from .parts import Part, special, text
 
 #: The markers of a message, in either way.
@@ -46,10 +47,21 @@ def recipe(encoding, messages: list[Message]) -> list[Part]:
     parts = []
     for index, message in enumerate(messages):
         parts += [special(encoding, "<|im_start|>", index, ids), text(encoding, message.role, index, allowed_special=frozenset()),
-                  special(encoding, "<|im_sep|>", index, ids), text(encoding, message.content, index, allowed_special=frozenset()),
+                  special(encoding, "<|im_sep|>", index, ids), _content(encoding, message.content, index),
                   special(encoding, "<|im_end|>", index, ids)]
     return parts + [special(encoding, "<|im_start|>", None, ids), text(encoding, "assistant", None, allowed_special=frozenset()),
                     special(encoding, "<|im_sep|>", None, ids)]
+
+
+def _content(encoding, content: str, index: int) -> Part:
+    """A message's content as the recipe's tiktoken.encode takes it: a special token's text refused,
+    said as the chat's reader counts messages."""
+    try:
+        return text(encoding, content, index, allowed_special=frozenset())
+    except DisallowedSpecial as error:
+        raise ChatError(f"message {index + 1} holds the special token {error.token!r} at character {error.offset}, "
+                        "which OpenAI's counting recipe refuses (tiktoken's encode does by default): take it out "
+                        "to count the conversation") from None
 
 
 def has_template(encoding) -> bool:

@@ -7,9 +7,7 @@ template alone), marked when they are the template's special tokens.
 """
 from __future__ import annotations
 
-from ..encoding.specials import DisallowedSpecial
 from ..record import Record
-from .messages import ChatError
 
 
 class Part(Record):
@@ -29,12 +27,6 @@ def text(encoding, content: str, message: int | None, allowed_special=None) -> P
     """`content` as one part: plain text (`encode_ordinary`), or, with `allowed_special`, as
     `encode` treats special tokens' text (frozenset(): refused, as the counting recipe does;
     "all": each one its id, as `tokenizers` does)."""
-    try:
-        ids = encoding.encode_ordinary(content) if allowed_special is None else encoding.encode(
-            content, allowed_special=allowed_special)
-    except DisallowedSpecial as error:  # said as a chat's user would look for it: which message, and whose rule
-        where = f"message {message + 1}" if message is not None else "the template's text"
-        raise ChatError(f"{where} holds the special token {error.token!r} at character {error.offset}, which "
-                        "OpenAI's counting recipe refuses (tiktoken's encode does by default): take it out to "
-                        "count the conversation") from None
+    ids = encoding.encode_ordinary(content) if allowed_special is None else encoding.encode(
+        content, allowed_special=allowed_special)
     return Part(message, tuple(ids), content)
