@@ -47,6 +47,16 @@ def test_the_pane_is_the_renderers_html():
     assert f'class="bpe-chat-count">{told.count} tokens' in pane.object
 
 
+def test_a_special_token_typed_in_a_message_is_named_on_the_page_not_counted():
+    """GPT-4o's count follows the recipe, which refuses it: the pane says which message, as text."""
+    state = AppState(preset="course")
+    pane = ChatView(state).__panel__().objects[-1]
+    state.chat_with = "o200k_base"
+    state.set_message(1, content="Say <|endoftext|> twice")
+    assert "Message 2 holds the special token &#x27;&lt;|endoftext|&gt;&#x27; at character 4" in pane.object
+    assert "bpe-chat-count" not in pane.object  # no count is shown for a conversation the recipe refuses
+
+
 def test_every_real_tokenizer_is_in_the_menu_and_says_whether_it_has_a_chat_format():
     assert set(TOKENIZERS.values()) == {"", *real.NAMES, TRAINED, UPLOAD}
     for label, name in TOKENIZERS.items():
