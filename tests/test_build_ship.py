@@ -6,6 +6,7 @@ import gzip
 import threading
 import urllib.request
 
+import brotli
 import pytest
 from bpe_build import bundles, convert, serve, ship, trim
 
@@ -24,6 +25,33 @@ def test_a_shipped_file_is_gzip_under_a_name_that_follows_its_content(tmp_path, 
     (tmp_path / "a.js").write_text("let a = 2;")
     assert ship.ship(tmp_path, "a.js")["file"] != entry["file"]
     assert entry["file"].startswith("a.js.") and entry["file"].endswith(".gzip") and entry["size"] == 10
+    assert entry["codec"] == "gzip" and entry["packed"] == (tmp_path / entry["file"]).stat().st_size
+
+
+def test_a_file_shipped_with_brotli_is_brotli_under_its_own_suffix(tmp_path, monkeypatch):
+    monkeypatch.setattr(ship, "CACHE", tmp_path / "cache")
+    text = "const merges = [];\n" * 500
+    (tmp_path / "a.js").write_text(text)
+    entry = ship.ship(tmp_path, "a.js", "text/javascript", codec="brotli")
+    packed = (tmp_path / entry["file"]).read_bytes()
+    assert brotli.decompress(packed) == text.encode()
+    assert entry["file"].endswith(".brotli") and entry["codec"] == "brotli" and entry["packed"] == len(packed)
+    assert len(packed) < len(gzip.compress(text.encode(), 9))
+    # Cached by content: the same bytes again are not compressed again.
+    assert [path.name for path in (tmp_path / "cache" / "shipped").iterdir()] == [f"{entry['sha256']}.brotli"]
+
+
+def test_the_page_and_the_worker_are_told_where_the_brotli_decoder_is(tmp_path, monkeypatch):
+    monkeypatch.setattr(ship, "CACHE", tmp_path / "cache")
+    package = tmp_path / "package"
+    (package / "pkg").mkdir(parents=True)
+    (package / "pkg" / "brotli_dec_wasm.js").write_text("export default async function init() {}")
+    (package / "pkg" / "brotli_dec_wasm_bg.wasm").write_bytes(b"\0asm\1\0\0\0")
+    decoder = ship.ship_decoder(tmp_path / "out", package)
+    assert {part: entry["codec"] for part, entry in decoder.items()} == {"module": "gzip", "wasm": "gzip"}
+    assert gzip.decompress((tmp_path / "out" / decoder["wasm"]["file"]).read_bytes()) == b"\0asm\1\0\0\0"
+    code = ship.shipped_js(decoder)
+    assert "__BROTLI_DECODER__" not in code and decoder["module"]["file"] in code
 
 
 PAGE = """<head>
@@ -41,7 +69,7 @@ def test_the_page_runs_its_scripts_in_order_once_the_shipped_ones_are_loaded(tmp
     (tmp_path / "static").mkdir()
     (tmp_path / "static" / "one.js").write_text("one")
     (tmp_path / "static" / "two&.js").write_text("two")
-    html, entries = ship.ship_page(tmp_path, PAGE)
+    html, entries = ship.ship_page(tmp_path, PAGE)  # gzip unless told
     assert [entry["file"].split(".")[0] for entry in entries] == ["static/one", "static/two&", "prerendered"]
     # Before the first shipped script, the page is as it was; from it on, every script waits.
     assert '<script type="text/javascript">early();</script>' in html
@@ -52,7 +80,7 @@ def test_the_page_runs_its_scripts_in_order_once_the_shipped_ones_are_loaded(tmp
     assert '<script type="application/json" id="doc" data-shipped="2"></script>' in html
     assert gzip.decompress((tmp_path / entries[2]["file"]).read_bytes()) == b"{}"
     assert entries[2]["type"] == "application/json"
-    loader = ship.page_loader(entries)
+    loader = ship.page_loader(entries, {})
     assert "bpeShipped" in loader and entries[1]["file"] in loader and "__SCRIPTS__" not in loader
 
 
@@ -87,13 +115,14 @@ def test_a_page_with_two_documents_stops_the_build(tmp_path, monkeypatch):
 
 
 def test_serve_gives_the_types_and_cache_rules_of_a_static_host_and_compresses_nothing(tmp_path):
-    for name in ("a.wasm", "a.js", "a.bundle", "a.gzip", "index.html", "a.0123456789abcdef.js"):
+    names = ("a.wasm", "a.js", "a.bundle", "a.gzip", "a.brotli", "index.html", "a.0123456789abcdef.js")
+    for name in names:
         (tmp_path / name).write_bytes(b"\x1f\x8b" if name == "a.gzip" else b"x")
     server = serve.make_server(tmp_path, 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         types = {}
-        for name in ("a.wasm", "a.js", "a.bundle", "a.gzip", "index.html", "a.0123456789abcdef.js"):
+        for name in names:
             with urllib.request.urlopen(f"http://127.0.0.1:{server.server_address[1]}/{name}") as response:
                 types[name] = response.headers["Content-Type"]
                 assert response.headers["Content-Encoding"] is None
@@ -103,7 +132,8 @@ def test_serve_gives_the_types_and_cache_rules_of_a_static_host_and_compresses_n
         server.shutdown()
         server.server_close()
     assert types == {"a.wasm": "application/wasm", "a.js": "text/javascript", "a.bundle": "application/octet-stream",
-                     "a.gzip": "application/octet-stream", "index.html": "text/html",
+                     "a.gzip": "application/octet-stream", "a.brotli": "application/octet-stream",
+                     "index.html": "text/html",
                      "a.0123456789abcdef.js": "text/javascript"}
 
 

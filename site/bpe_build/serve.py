@@ -16,7 +16,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       ".wasm": "application/wasm", ".js": "text/javascript", ".mjs": "text/javascript",
                       ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip",
-                      ".bundle": "application/octet-stream", ".gzip": "application/octet-stream"}
+                      ".bundle": "application/octet-stream", ".gzip": "application/octet-stream",
+                      ".brotli": "application/octet-stream"}
 
     def end_headers(self):
         # As a well-configured static host does: a content-hashed name (ship.py) never changes, so

@@ -1,12 +1,13 @@
-// Files the build ships gzip-compressed under content-hashed names (see ship.py). The page and the
-// worker both fetch them with bpeShipped.load, which inflates them with the browser's own
-// DecompressionStream and keeps what it fetched in the Cache API, inflated, so a second visit reads
-// them from disk. A name changes whenever its content does, so a kept file is never one of another build.
+// Files the build ships compressed under content-hashed names (see ship.py). The page and the
+// worker both fetch them with bpeShipped.load, which inflates them (gzip with the browser's own
+// DecompressionStream, brotli with brotli-dec-wasm) and keeps what it fetched in the Cache API,
+// inflated, so a second visit reads them from disk. A name changes whenever its content does, so a
+// kept file is never one of another build.
 //
-// An entry is {file, sha256, type}: `file` is relative to the site's folder and `sha256` is of the
-// inflated bytes, so a host that decompresses for the browser (Content-Encoding) is fine as well.
-// A file is inflated as it arrives. The app's worker runs this script in a worker of its own
-// ("bpe-shipped", at the end), so that inflating and checking 50 MB use the other core while
+// An entry is {file, sha256, type, codec}: `file` is relative to the site's folder and `sha256` is
+// of the inflated bytes, so a host that decompresses gzip for the browser (Content-Encoding) is
+// fine as well. A file is inflated as it arrives. The app's worker runs this script in a worker of
+// its own ("bpe-shipped", at the end), so that inflating and checking 50 MB use the other core while
 // Pyodide starts.
 const bpeShipped = (() => {
   const sources = {};  // file -> "cache" | "network", for the console summary and the tests
@@ -16,10 +17,11 @@ const bpeShipped = (() => {
     return Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join("");
   }
 
-  // The body's bytes, inflated unless the host did so already (no gzip header). The body is read
+  // The body's bytes, inflated unless the host did so already (a gzip file without its header:
+  // hosts map no Content-Encoding to a brotli file's suffix, see ship.py). The body is read
   // as fast as it comes (a queue with no bound), not at inflating's pace, so that `wired` is called
   // when the last byte is here: the link's pace, apart from this machine's (see files.js).
-  async function inflate(body, wired) {
+  async function inflate(body, codec, base, wired) {
     const reader = body.getReader();
     const head = [];
     let length = 0;
@@ -40,14 +42,61 @@ const bpeShipped = (() => {
       },
     }, { highWaterMark: Infinity });
     const gzip = start[0] === 0x1f && start[1] === 0x8b;
-    const stream = gzip ? whole.pipeThrough(new DecompressionStream("gzip")) : whole;
+    const stream = codec === "brotli" ? whole.pipeThrough(unbrotli(base))
+      : gzip ? whole.pipeThrough(new DecompressionStream("gzip")) : whole;
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }
 
-  async function checked(response, entry, wired = () => {}) {
+  // The brotli decoder (brotli-dec-wasm: wasm-bindgen's module and its wasm), loaded once, as shipped
+  // files like any other (gzip, which the browser inflates itself). A second visit rarely needs it:
+  // what it inflated is kept inflated.
+  const DECODER = __BROTLI_DECODER__;
+  let decoder = null;
+  function brotliDecoder(base) {
+    decoder ??= (async () => {
+      const [module, wasm] = await Promise.all([load(DECODER.module, base), load(DECODER.wasm, base)]);
+      const url = URL.createObjectURL(new Blob([module], { type: "text/javascript" }));
+      const brotli = await import(url);
+      URL.revokeObjectURL(url);
+      await brotli.default({ module_or_path: wasm });
+      return brotli;
+    })();
+    return decoder;
+  }
+
+  // A brotli stream inflated chunk by chunk as it arrives, with the decoder's streaming API: each
+  // call takes what input it can and gives at most OUTPUT bytes, saying whether it wants more room,
+  // more input, or is done. A damaged stream throws, and so fails the load.
+  const OUTPUT = 1 << 20;
+  function unbrotli(base) {
+    let brotli, state, done = false;
+    return new TransformStream({
+      async start() {
+        brotli = await brotliDecoder(base);
+        state = new brotli.BrotliDecStream();
+      },
+      transform(chunk, controller) {
+        for (let more = true; more;) {
+          const result = state.dec(chunk, OUTPUT);
+          const { code, buf } = result;
+          chunk = chunk.subarray(result.input_offset);
+          result.free();
+          if (buf.length) controller.enqueue(buf);
+          done = code === brotli.BrotliStreamResultCode.ResultSuccess;
+          more = code === brotli.BrotliStreamResultCode.NeedsMoreOutput;
+        }
+      },
+      flush() {
+        state.free();
+        if (!done) throw new Error("the brotli stream ends before its last block");
+      },
+    });
+  }
+
+  async function checked(response, entry, base, wired = () => {}) {
     // A kept file is kept inflated (and says so); one from the server may be either.
     const inflated = response.headers.get(KEPT_INFLATED)
-      ? new Uint8Array(await response.arrayBuffer()) : await inflate(response.body, wired);
+      ? new Uint8Array(await response.arrayBuffer()) : await inflate(response.body, entry.codec, base, wired);
     const digest = hex(await crypto.subtle.digest("SHA-256", inflated));
     return digest === entry.sha256 ? inflated : null;
   }
@@ -66,7 +115,7 @@ const bpeShipped = (() => {
     const kept = cache && await cache.match(url).catch(() => undefined);
     let mode = "default";  // the browser's HTTP cache may answer: the name fixes the content
     if (kept) {
-      const bytes = await checked(kept, entry).catch(() => null);
+      const bytes = await checked(kept, entry, base).catch(() => null);
       if (bytes) {
         sources[entry.file] = "cache";
         return bytes;
@@ -77,7 +126,7 @@ const bpeShipped = (() => {
     const asked = performance.now();
     const response = await fetch(url, { cache: mode });
     if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
-    const bytes = await checked(response, entry, () => wired(asked, performance.now()));
+    const bytes = await checked(response, entry, base, () => wired(asked, performance.now()));
     if (!bytes) throw new Error(`${entry.file}: not the file this page was built with (sha256 differs)`);
     // Kept inflated, so that a later visit only reads and checks it: inflating the 23 MB bundle
     // alone takes about 0.4 s. (A Response copies the bytes it is made from; a full disk only

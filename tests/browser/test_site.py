@@ -22,7 +22,7 @@ def test_page_becomes_interactive_with_only_local_requests(cold_app):
     app.screenshot("site-interactive")
 
     # The worker's requests are seen too (Pyodide itself is fetched by the worker).
-    assert any(re.search(r"/pyodide/pyodide\.asm\.wasm\.[0-9a-f]{16}\.gzip$", url) for url in app.requests), app.requests
+    assert any(re.search(r"/pyodide/pyodide\.asm\.wasm\.[0-9a-f]{16}\.brotli$", url) for url in app.requests), app.requests
     assert app.external_requests() == []
     assert app.errors == [], "\n".join(app.errors)
     print(f"interactive after {seconds:.1f} s")

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from urllib.parse import unquote
 
+import brotli
 import pytest
 from bpe_build.bundles import make_bundle, read_bundle
 from bpe_build.paths import DIST
@@ -119,8 +120,15 @@ def worker_config(folder: Path) -> tuple[Path, str, dict]:
     return worker, text[:start] + "__CONFIG__" + text[end:], config
 
 
+SHIPPED_SUFFIXES = (".gzip", ".brotli")
+
+
 def shipped_files(folder: Path) -> set[str]:
-    return {path.relative_to(folder).as_posix() for path in folder.rglob("*.gzip")}
+    return {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.name.endswith(SHIPPED_SUFFIXES)}
+
+
+def inflated(packed: bytes, name: str) -> bytes:
+    return brotli.decompress(packed) if name.endswith(".brotli") else gzip.decompress(packed)
 
 
 def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, profile):
@@ -131,13 +139,20 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     assert errors == []
     assert shipped_summary(console) == "[bpe] shipped files: 0 from the cache, 9 from the network"
     assert all(path.startswith(f"/{SUBFOLDER}/") for path in asked), asked
-    # What a first visit fetches is the shipped files (each a gzip stream) and small plain ones.
+    # What a first visit fetches is the shipped files (each a gzip or brotli stream) and small plain
+    # ones; the files the first answer waits for come with brotli, which ships them smaller.
     fetched = {path.removeprefix(f"/{SUBFOLDER}/") for path in asked}
     assert shipped_files(folder) <= fetched
+    _, _, config = worker_config(folder)
+    for path in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/first-screen.bundle"):
+        assert config["shipped"][path]["file"].endswith(".brotli"), path
     # Not the scripts of Panel's page that the app never uses (convert.UNUSED_SCRIPTS).
     assert not [path for path in fetched if "bokeh-gl" in path or "es-module-shims" in path]
     for name in shipped_files(folder):
-        assert (folder / name).read_bytes()[:2] == b"\x1f\x8b", name
+        packed = (folder / name).read_bytes()
+        assert name.endswith(".brotli") or packed[:2] == b"\x1f\x8b", name
+    wasm = config["shipped"]["pyodide/pyodide.asm.wasm"]
+    assert inflated((folder / wasm["file"]).read_bytes(), wasm["file"])[:4] == b"\0asm"
     # Nothing the build left out (trim.py) was imported by the live page.
     app_worker = next(worker for worker in page.workers if "/app." in worker.url)
     modules = app_worker.evaluate("() => self.pyodide.runPython('import sys; \" \".join(sys.modules)')").split()
@@ -245,7 +260,7 @@ def test_a_second_visit_reads_every_shipped_file_from_the_cache(served, profile)
     page, console, asked, errors = visit(profile, url + "?preset=course&round=1&text=aab")
     assert errors == []
     assert shipped_summary(console) == "[bpe] shipped files: 9 from the cache, 0 from the network"
-    assert [path for path in asked if path.endswith(".gzip")] == []
+    assert [path for path in asked if path.endswith(SHIPPED_SUFFIXES)] == []
     assert STARTED_FROM_SNAPSHOT in console
     # The restored app answers as a fresh one: the link's view, then an edit, a new round, numpy.
     expect(page.locator(".bpe-corpus-summary").first).to_contain_text("5 tokens after 1 merge")
@@ -310,12 +325,12 @@ def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
     # A new build whose app differs in its title: the app bundle and the worker get new names.
     # (The title changes in the source and in its compiled, unchecked .pyc, so it keeps its length.)
     old_app = config["shipped"]["app.bundle"]
-    members = read_bundle(gzip.decompress((folder / old_app["file"]).read_bytes()))
+    members = read_bundle(inflated((folder / old_app["file"]).read_bytes(), old_app["file"]))
     changed = [(name, data.replace(b"Byte pair encoding, merge by merge", b"Byte pair encoding, merge by BUILD"))
                for name, data in members]
     assert changed != members
     (folder / "app.bundle").write_bytes(make_bundle(changed))
-    new_app = ship(folder, "app.bundle", old_app["type"])
+    new_app = ship(folder, "app.bundle", old_app["type"], old_app["codec"])
     (folder / old_app["file"]).unlink()
     config["shipped"]["app.bundle"] = new_app
     config["keep"] = [new_app["file"] if file == old_app["file"] else file for file in config["keep"]]
@@ -340,8 +355,8 @@ def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
     expect(page.get_by_text("Byte pair encoding, merge by BUILD")).to_be_visible()
     assert STARTED_FROM_SNAPSHOT not in console
     assert shipped_summary(console) == "[bpe] shipped files: 7 from the cache, 2 from the network"
-    gzip_asked = sorted(path.removeprefix(f"/{SUBFOLDER}/") for path in asked if path.endswith(".gzip"))
-    assert gzip_asked == sorted([new_app["file"], wasm])
+    shipped_asked = sorted(path.removeprefix(f"/{SUBFOLDER}/") for path in asked if path.endswith(SHIPPED_SUFFIXES))
+    assert shipped_asked == sorted([new_app["file"], wasm])  # the brotli decoder: from the cache
     # Once the new build is running, the old build's app bundle is forgotten.
     page.wait_for_function("""async ([base, old]) => {
       const keys = (await (await caches.open(`bpe-site ${new URL(base).pathname}`)).keys()).map((r) => r.url);

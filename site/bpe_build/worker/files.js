@@ -21,7 +21,7 @@ const LOADS = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) =>
 Object.entries(LOADS).forEach(([path, promise]) => promise.then(() => mark(`loaded:${path.split("/").pop()}`), () => {}));
 // How fast the link brings the files, to judge whether numpy's libraries are worth waiting for
 // (start_python.js): each file from the server, once all its bytes are here (before inflating, so
-// a busy machine is not taken for a slow link), as [asked, here, its inflated size], in the file
+// a busy machine is not taken for a slow link), as [asked, here, its size as shipped], in the file
 // worker's clock.
 const wire = { spans: [], here: new Set() };
 const PATH_OF = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) => [entry.file, path]));
@@ -29,7 +29,7 @@ fetcher.onmessage = ({ data }) => {
   if (data.pruned) console.log(`[bpe] forgot ${data.pruned} files of earlier builds`);
   if (data.wired) {
     const path = PATH_OF[data.wired];
-    wire.spans.push([data.start, data.end, SHIPPED[path].size]);
+    wire.spans.push([data.start, data.end, SHIPPED[path].packed]);
     wire.here.add(path);
   }
   if (!data.file) return;

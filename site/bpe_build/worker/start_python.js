@@ -83,7 +83,7 @@ for finder in sys.path_importer_cache.values():
 // over 20 Mbit/s + 40 ms they are judged 1.0-1.2 s away, and not waited for.
 const LIBRARIES_GRACE = 600;
 
-function linkPace() {  // inflated bytes per ms while any file was on its way; 0: not known
+function linkPace() {  // shipped (compressed) bytes per ms while any file was on its way; 0: not known
   const spans = [...wire.spans].sort((a, b) => a[0] - b[0]);
   let busy = 0, reached = -Infinity, bytes = 0;
   for (const [start, end, size] of spans) {
@@ -97,7 +97,7 @@ function linkPace() {  // inflated bytes per ms while any file was on its way; 0
 function librariesExpectedIn() {
   const pace = linkPace();
   const waiting = [...CONFIG.first_bundles, CONFIG.libraries_bundle].filter((path) => !wire.here.has(path));
-  return pace > 0 ? waiting.reduce((sum, path) => sum + SHIPPED[path].size, 0) / pace : 0;
+  return pace > 0 ? waiting.reduce((sum, path) => sum + SHIPPED[path].packed, 0) / pace : 0;
 }
 
 function librariesInTime(snapshot) {
