@@ -44,7 +44,12 @@ const bpeShipped = (() => {
     const gzip = start[0] === 0x1f && start[1] === 0x8b;
     const stream = codec === "brotli" ? whole.pipeThrough(unbrotli(base))
       : gzip ? whole.pipeThrough(new DecompressionStream("gzip")) : whole;
-    return new Uint8Array(await new Response(stream).arrayBuffer());
+    // Read here, not with Response.arrayBuffer, which reports any error of the stream as
+    // "Failed to fetch": the inflater's own reason is what the page shows.
+    const chunks = [];
+    const inflated = stream.getReader();
+    for (let chunk; !(chunk = await inflated.read()).done;) chunks.push(chunk.value);
+    return new Uint8Array(await new Blob(chunks).arrayBuffer());
   }
 
   // The brotli decoder (brotli-dec-wasm: wasm-bindgen's module and its wasm), loaded once, as shipped

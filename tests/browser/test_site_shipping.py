@@ -254,6 +254,32 @@ def test_a_busy_machine_on_a_fast_link_is_not_taken_for_a_slow_link(served, brow
         assert errors == [], errors
 
 
+def test_a_damaged_brotli_file_is_refused_with_its_reason(served, browser):
+    """A brotli file cut short, or whole but not the file the build named, fails its load with a
+    reason (which the page shows), and the file worker is not left half-way: the good file loads."""
+    folder, url = served
+    _, _, config = worker_config(folder)
+    entry = config["shipped"]["pyodide/first-screen.bundle"]
+    packed = (folder / entry["file"]).read_bytes()
+    (folder / "cut.brotli").write_bytes(packed[:len(packed) // 2])
+    (folder / "other.brotli").write_bytes(brotli.compress(b"not the first screen's bundle"))
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_function("() => document.body.classList.contains('bpe-first')", timeout=120_000)
+        app_worker = next(worker for worker in page.workers if "/app." in worker.url)
+        loaded = app_worker.evaluate("""async ([entry, base]) => {
+          const load = (file) => bpeShipped.load({ ...entry, file }, base).then(
+            (bytes) => bytes.length, (error) => error.message);
+          return [await load("cut.brotli"), await load("other.brotli"), await load(entry.file)];
+        }""", [entry, url])
+    finally:
+        context.close()
+    assert loaded == ["the brotli stream ends before its last block",
+                      "other.brotli: not the file this page was built with (sha256 differs)", entry["size"]]
+
+
 def test_a_second_visit_reads_every_shipped_file_from_the_cache(served, profile):
     folder, url = served
     # A share link: the snapshot holds the default view, and the link is applied on top of it.
