@@ -276,6 +276,8 @@ def test_a_damaged_brotli_file_is_refused_with_its_reason(served, browser):
         }""", [entry, url])
     finally:
         context.close()
+        for name in ("cut.brotli", "other.brotli"):
+            (folder / name).unlink()
     assert loaded == ["the brotli stream ends before its last block",
                       "other.brotli: not the file this page was built with (sha256 differs)", entry["size"]]
 
