@@ -26,6 +26,8 @@ def test_a_shipped_file_is_gzip_under_a_name_that_follows_its_content(tmp_path, 
     assert ship.ship(tmp_path, "a.js")["file"] != entry["file"]
     assert entry["file"].startswith("a.js.") and entry["file"].endswith(".gzip") and entry["size"] == 10
     assert entry["codec"] == "gzip" and entry["packed"] == (tmp_path / entry["file"]).stat().st_size
+    # Kept by the browser under the name without the codec's suffix, whatever codec brought it.
+    assert entry["kept"] == entry["file"].removesuffix(".gzip") and "smaller" not in entry
 
 
 def test_a_file_shipped_with_brotli_is_brotli_under_its_own_suffix(tmp_path, monkeypatch):
@@ -39,6 +41,22 @@ def test_a_file_shipped_with_brotli_is_brotli_under_its_own_suffix(tmp_path, mon
     assert len(packed) < len(gzip.compress(text.encode(), 9))
     # Cached by content: the same bytes again are not compressed again.
     assert [path.name for path in (tmp_path / "cache" / "shipped").iterdir()] == [f"{entry['sha256']}.brotli"]
+
+
+def test_a_file_shipped_both_ways_is_gzip_with_a_smaller_brotli_beside_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(ship, "CACHE", tmp_path / "cache")
+    text = "const merges = [];\n" * 500
+    (tmp_path / "a.wasm").write_text(text)
+    entries = ship.ship_worker_files(tmp_path, ["a.wasm"], both=("a.wasm",))
+    entry = entries["a.wasm"]
+    smaller = entry["smaller"]
+    assert entry["codec"] == "gzip" and smaller["codec"] == "brotli" and entry["type"] == "application/wasm"
+    assert gzip.decompress((tmp_path / entry["file"]).read_bytes()) == text.encode()
+    assert brotli.decompress((tmp_path / smaller["file"]).read_bytes()) == text.encode()
+    assert smaller["packed"] == (tmp_path / smaller["file"]).stat().st_size < entry["packed"]
+    # One content, one name to keep it under: a visit over a slow link and one on localhost share it.
+    assert entry["file"] == entry["kept"] + ".gzip" and smaller["file"] == entry["kept"] + ".brotli"
+    assert not (tmp_path / "a.wasm").exists()
 
 
 def test_the_page_and_the_worker_are_told_where_the_brotli_decoder_is(tmp_path, monkeypatch):

@@ -1,17 +1,22 @@
 """Shipping dist/: every file a first visit loads, compressed by us under a content-hashed name.
 
 No host has to compress for us: the worker and the page inflate what they fetch themselves
-(site/bpe_build/shipped.js). The files the first answer waits for are compressed with brotli at its
-best level, which ships them 1.5 MB smaller than gzip -9 (the wasm 2.3 MB against 3.1), and the page
-inflates them with a brotli decoder built to WebAssembly (brotli-dec-wasm, 0.1 MB); the rest with
-gzip, which the browser's own DecompressionStream inflates faster (Chromium's takes no brotli).
+(site/bpe_build/shipped.js). gzip is inflated by the browser's own DecompressionStream, fast;
+brotli at its best level ships the files the first answer waits for 1.5 MB smaller (the wasm 2.3 MB
+against 3.1), but is inflated by a decoder built to WebAssembly (brotli-dec-wasm, 0.1 MB), slower:
+Chromium's DecompressionStream takes no brotli. So the worker's big first-answer files are shipped
+both ways, and the worker takes brotli only over a slow link (shipped.js, `codecFor`); the page's
+scripts, inflated while the worker starts Python, come with brotli alone.
 A name that changes whenever its content does lets the browser keep a file for good, in the Cache
 API, without ever mixing two builds: only index.html keeps its name, and it names everything else.
+A file is kept inflated under its name without the codec's suffix, so either variant finds it.
 
     >>> shipped_name("pyodide/pyodide.asm.wasm", "0123456789abcdef" * 4)
     'pyodide/pyodide.asm.wasm.0123456789abcdef.gzip'
     >>> shipped_name("pyodide/pyodide.asm.wasm", "0123456789abcdef" * 4, "brotli")
     'pyodide/pyodide.asm.wasm.0123456789abcdef.brotli'
+    >>> kept_name("pyodide/pyodide.asm.wasm", "0123456789abcdef" * 4)
+    'pyodide/pyodide.asm.wasm.0123456789abcdef'
 """
 from __future__ import annotations
 
@@ -37,8 +42,13 @@ SUFFIXES = {"gzip": ".gzip", "brotli": ".brotli"}
 HASH_LENGTH = 16
 
 
+def kept_name(path: str, digest: str) -> str:
+    """Where the browser keeps the file inflated (the Cache API's key; no such file is served)."""
+    return f"{path}.{digest[:HASH_LENGTH]}"
+
+
 def shipped_name(path: str, digest: str, codec: str = "gzip") -> str:
-    return f"{path}.{digest[:HASH_LENGTH]}{SUFFIXES[codec]}"
+    return kept_name(path, digest) + SUFFIXES[codec]
 
 
 def hashed_name(path: str, digest: str) -> str:
@@ -69,28 +79,38 @@ def compressed(data: bytes, digest: str, codec: str = "gzip") -> bytes:
     return packed
 
 
-def ship(out: Path, path: str, content_type: str = "application/octet-stream", codec: str = "gzip") -> dict:
-    """Replace out/path by its compressed, content-named copy; its entry for shipped.js."""
+def ship(out: Path, path: str, content_type: str = "application/octet-stream", codec: str = "gzip",
+         smaller: str | None = None) -> dict:
+    """Replace out/path by its compressed, content-named copy; its entry for shipped.js. With
+    `smaller` (a codec), a second copy too, under "smaller": {file, codec, packed}, which the
+    worker may take instead (shipped.js, `codecFor`)."""
     data = (out / path).read_bytes()
     digest = sha256_bytes(data)
+    entry = {"sha256": digest, "type": content_type, "size": len(data), "kept": kept_name(path, digest),
+             **_packed(out, path, data, digest, codec)}
+    if smaller:
+        entry["smaller"] = _packed(out, path, data, digest, smaller)
+    (out / path).unlink()
+    return entry
+
+
+def _packed(out: Path, path: str, data: bytes, digest: str, codec: str) -> dict:
     target = shipped_name(path, digest, codec)
     packed = compressed(data, digest, codec)
     (out / target).write_bytes(packed)
-    (out / path).unlink()
-    return {"file": target, "sha256": digest, "type": content_type, "size": len(data), "codec": codec,
-            "packed": len(packed)}
+    return {"file": target, "codec": codec, "packed": len(packed)}
 
 
-def ship_all(out: Path, files: list[tuple[str, str, str]]) -> list[dict]:
-    """ship() for each (path, content type, codec), on every core (brotli's minutes run apart, in
-    processes of their own); the entries in the same order."""
+def ship_all(out: Path, files: list[tuple]) -> list[dict]:
+    """ship() for each (path, content type, codec[, smaller]), on every core (brotli's minutes run
+    apart, in processes of their own); the entries in the same order."""
     with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
         return list(pool.map(lambda file: ship(out, *file), files))
 
 
-def ship_worker_files(out: Path, paths: list[str], brotli: tuple[str, ...] = ()) -> dict[str, dict]:
-    """{path the worker (or Pyodide) asks for: its entry}, those in `brotli` compressed with it."""
-    files = [(path, WORKER_TYPES[Path(path).suffix], "brotli" if path in brotli else "gzip") for path in paths]
+def ship_worker_files(out: Path, paths: list[str], both: tuple[str, ...] = ()) -> dict[str, dict]:
+    """{path the worker (or Pyodide) asks for: its entry}: gzip, and those in `both` with brotli too."""
+    files = [(path, WORKER_TYPES[Path(path).suffix], "gzip", "brotli" if path in both else None) for path in paths]
     return dict(zip(paths, ship_all(out, files)))
 
 

@@ -4,9 +4,11 @@
 // inflated, so a second visit reads them from disk. A name changes whenever its content does, so a
 // kept file is never one of another build.
 //
-// An entry is {file, sha256, type, codec}: `file` is relative to the site's folder and `sha256` is
-// of the inflated bytes, so a host that decompresses gzip for the browser (Content-Encoding) is
-// fine as well. A file is inflated as it arrives. The app's worker runs this script in a worker of
+// An entry is {file, sha256, type, codec, packed, kept[, smaller]}: `file` is relative to the site's
+// folder and `sha256` is of the inflated bytes, so a host that decompresses gzip for the browser
+// (Content-Encoding) is fine as well; `kept` is the name it is kept under, inflated, whatever codec
+// brought it; `smaller` ({file, codec, packed}) is the same file with brotli, taken over a slow link
+// (codecFor). A file is inflated as it arrives. The app's worker runs this script in a worker of
 // its own ("bpe-shipped", at the end), so that inflating and checking 50 MB use the other core while
 // Pyodide starts.
 const bpeShipped = (() => {
@@ -116,8 +118,9 @@ const bpeShipped = (() => {
   // (performance.now() of its request and of its last byte).
   async function load(entry, base, wired = () => {}) {
     const url = new URL(entry.file, base).href;
+    const key = new URL(entry.kept, base).href;
     const cache = await openCache(base);
-    const kept = cache && await cache.match(url).catch(() => undefined);
+    const kept = cache && await cache.match(key).catch(() => undefined);
     let mode = "default";  // the browser's HTTP cache may answer: the name fixes the content
     if (kept) {
       const bytes = await checked(kept, entry, base).catch(() => null);
@@ -125,7 +128,7 @@ const bpeShipped = (() => {
         sources[entry.file] = "cache";
         return bytes;
       }
-      await cache.delete(url);  // damaged: ask the server again
+      await cache.delete(key);  // damaged: ask the server again
       mode = "reload";
     }
     const asked = performance.now();
@@ -137,7 +140,7 @@ const bpeShipped = (() => {
     // alone takes about 0.4 s. (A Response copies the bytes it is made from; a full disk only
     // means the next visit fetches the file again.)
     const headers = { "Content-Type": entry.type, [KEPT_INFLATED]: "1" };
-    if (cache) cache.put(url, new Response(bytes, { headers })).catch(() => {});
+    if (cache) cache.put(key, new Response(bytes, { headers })).catch(() => {});
     sources[entry.file] = "network";
     return bytes;
   }
@@ -152,20 +155,80 @@ const bpeShipped = (() => {
     return old.length;
   }
 
-  return { load, prune, openCache, sources };
+  // The link's pace from files fetched so far, each as [start, end, bytes as shipped]: bytes per ms
+  // while any of them was on its way (0: none yet). Only the link counts: a file is timed up to its
+  // last byte, before inflating, and the time no file was on its way is left out, so that a busy
+  // machine is not taken for a slow link.
+  //   pace([[0, 10, 1000], [5, 20, 1000], [30, 40, 500]]) === 2500 / 30
+  function pace(spans) {
+    let busy = 0, reached = -Infinity, bytes = 0;
+    for (const [start, end, size] of [...spans].sort((a, b) => a[0] - b[0])) {
+      busy += Math.max(0, end - Math.max(start, reached));
+      reached = Math.max(reached, end);
+      bytes += size;
+    }
+    return busy > 0 ? bytes / busy : 0;
+  }
+
+  // The variant of an entry to fetch at the link's pace: brotli (`smaller`) where the bytes it saves
+  // take longer to come than inflating it in WebAssembly takes over gzip. Measured in turn on 2 cores
+  // (docs/benchmarks.md, "Issue 40, the codec by the link"): over 20 Mbit/s brotli brings the first
+  // edit 0.65 s sooner, over 80 Mbit/s about as soon or sooner; on localhost 0.4 s later. Below
+  // SLOW, brotli; an unknown pace (every file so far from the cache) takes gzip.
+  const SLOW = 100e6 / 8 / 1000;  // 100 Mbit/s, in bytes per ms
+  function codecFor(entry, bytesPerMs) {
+    return entry.smaller && bytesPerMs > 0 && bytesPerMs < SLOW ? { ...entry, ...entry.smaller } : entry;
+  }
+
+  return { load, prune, openCache, sources, pace, codecFor };
 })();
 
 // As the worker "bpe-shipped": {load: [[entry, ...], ...], base} loads the entries of each list
-// together, a list once the one before it is loaded (Pyodide's own files before the bundles, so
-// that on a slow link Pyodide can start while the bundles download), answering file by file with
-// {wired: file, start, end} once a file from the server is all here (this worker's clock), then
-// {file, buffer, source} or {file, error}; {prune: [file, ...], base} is answered with {pruned: count}.
+// together, a list once every file of the one before it is here (Pyodide's own files before the
+// bundles, so that on a slow link Pyodide can start while the bundles download; the first list's
+// pace picks the codec of the later ones), answering file by file with {wired: file, start, end,
+// packed} once a file from the server is all here (this worker's clock), then {file, buffer, source}
+// or {file, error}; {prune: [kept name, ...], base} is answered with {pruned: count}.
 if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
-  const wired = (file) => (start, end) => self.postMessage({ wired: file, start, end });
-  const send = (entry, base) => bpeShipped.load(entry, base, wired(entry.file)).then(
-    (bytes) => self.postMessage({ file: entry.file, buffer: bytes.buffer, source: bpeShipped.sources[entry.file] },
-                                [bytes.buffer]),
-    (error) => self.postMessage({ file: entry.file, error: `${error.message || error}` }));
+  const bodies = [];  // [url, first byte, last byte, bytes as shipped] of each file from the server
+
+  // The pace the link brings a body at, first byte to last, as the browser's network stack timed it
+  // (Resource Timing). The times JavaScript sees are late by whatever else the machine runs: on
+  // localhost, the 0.24 MB pyodide.asm.js was all here 2 ms after its first byte, but read to its
+  // end 31 ms after that, at start-up on 2 cores. The wait for the first byte is left out, as it
+  // costs the same whatever the codec, and so are bodies under BODY bytes, which come in one piece
+  // or two: their time is the machine's (pyodide-lock.json's 0.9 KB took 2-5 ms on localhost).
+  const BODY = 64 << 10;
+  function bodyPace() {
+    const timed = new Map(performance.getEntriesByType("resource").map((timing) => [timing.name, timing]));
+    return bpeShipped.pace(bodies.filter((body) => body[3] >= BODY).map(([url, start, end, packed]) => {
+      const timing = timed.get(url);
+      return timing && timing.responseEnd > 0 ? [timing.responseStart, timing.responseEnd, packed] : [start, end, packed];
+    }));
+  }
+
+  const said = new Set();
+  function send(entry, base) {
+    const bytesPerMs = bodyPace();
+    const chosen = bpeShipped.codecFor(entry, bytesPerMs);
+    if (entry.smaller && !said.has(chosen.codec)) {
+      said.add(chosen.codec);
+      const at = bytesPerMs ? `${Math.round(bytesPerMs * 8 / 1000)} Mbit/s` : "a pace not known (all from the cache)";
+      console.log(`[bpe] the link brought the first files at ${at}: the big ones come with ${chosen.codec}`);
+    }
+    let here;
+    const arrived = new Promise((resolve) => { here = resolve; });
+    const wired = (start, end) => {
+      bodies.push([new URL(chosen.file, base).href, start, end, chosen.packed]);
+      self.postMessage({ wired: entry.file, start, end, packed: chosen.packed });
+      here();
+    };
+    bpeShipped.load(chosen, base, wired).then(
+      (bytes) => self.postMessage({ file: entry.file, buffer: bytes.buffer, source: bpeShipped.sources[chosen.file] },
+                                  [bytes.buffer]),
+      (error) => self.postMessage({ file: entry.file, error: `${error.message || error}` })).finally(here);
+    return arrived;
+  }
   self.onmessage = async ({ data }) => {
     for (const group of data.load || []) await Promise.all(group.map((entry) => send(entry, data.base)));
     if (data.prune) self.postMessage({ pruned: await bpeShipped.prune(data.base, data.prune) });

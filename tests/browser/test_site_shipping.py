@@ -15,6 +15,7 @@ import functools
 import gzip
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -44,12 +45,21 @@ CONFIG_START = "const CONFIG = "
 class RecordingHandler(Handler):
     asked: list[str] = []
     slow: dict[str, float] = {}  # a file name's start -> seconds its answer waits (a slow link, for one file)
+    rate: float | None = None  # bytes per second each answer's body comes at (a narrow link), or at once
 
     def do_GET(self):
         self.asked.append(unquote(self.path))
         name = self.path.rsplit("/", 1)[-1]
         time.sleep(next((wait for start, wait in self.slow.items() if name.startswith(start)), 0))
         super().do_GET()
+
+    def copyfile(self, source, outputfile):
+        rate = self.rate  # as when the answer started, though a test may end meanwhile
+        if not rate:
+            return super().copyfile(source, outputfile)
+        while chunk := source.read(16384):
+            time.sleep(len(chunk) / rate)
+            outputfile.write(chunk)
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +131,24 @@ def worker_config(folder: Path) -> tuple[Path, str, dict]:
 
 
 SHIPPED_SUFFIXES = (".gzip", ".brotli")
+#: The worker's files shipped with gzip and with brotli, for the link's pace to choose between.
+BOTH_WAYS = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/first-screen.bundle", "app.bundle")
+CODEC_CHOSEN = re.compile(r"\[bpe\] the link brought the first files at .*: the big ones come with (gzip|brotli)$")
+
+
+def codecs_chosen(console: list[str]) -> set[str]:
+    """The codecs the file worker said it took for the big files (one line per codec it took)."""
+    return {match.group(1) for line in console if (match := CODEC_CHOSEN.match(line))}
+
+
+def page_scripts(folder: Path) -> list[dict]:
+    """The entries of the page's shipped scripts, as index.html gives them to its loader."""
+    html = (folder / "index.html").read_text()
+    start = html.index(SCRIPTS_START) + len(SCRIPTS_START)
+    return json.JSONDecoder().raw_decode(html, start)[0]
+
+
+SCRIPTS_START = "const scripts = "
 
 
 def shipped_files(folder: Path) -> set[str]:
@@ -140,12 +168,29 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     assert shipped_summary(console) == "[bpe] shipped files: 0 from the cache, 9 from the network"
     assert all(path.startswith(f"/{SUBFOLDER}/") for path in asked), asked
     # What a first visit fetches is the shipped files (each a gzip or brotli stream) and small plain
-    # ones; the files the first answer waits for come with brotli, which ships them smaller.
+    # ones: every file once, the big ones the first answer waits for in the codec the link's pace
+    # chose (shipped.js, codecFor; see the slow link's test below), the page's scripts with brotli.
     fetched = {path.removeprefix(f"/{SUBFOLDER}/") for path in asked}
-    assert shipped_files(folder) <= fetched
     _, _, config = worker_config(folder)
-    for path in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/first-screen.bundle"):
-        assert config["shipped"][path]["file"].endswith(".brotli"), path
+    scripts = page_scripts(folder)
+    assert scripts and all(entry["codec"] == "brotli" for entry in scripts)
+    chosen = codecs_chosen(console)
+    one_each = set()
+    for path, entry in config["shipped"].items():
+        variants = {entry["file"]: entry["codec"]}
+        if path in BOTH_WAYS:
+            assert entry["codec"] == "gzip" and entry["smaller"]["codec"] == "brotli", path
+            assert entry["smaller"]["packed"] < entry["packed"], path
+            variants[entry["smaller"]["file"]] = "brotli"
+        took = variants.keys() & fetched
+        assert len(took) == 1, (path, fetched)
+        one_each |= took
+        if path in BOTH_WAYS:
+            assert variants[took.pop()] in chosen, (path, chosen)
+    assert set(BOTH_WAYS) == {path for path, entry in config["shipped"].items() if "smaller" in entry}
+    decoder = {path for path in shipped_files(folder) if path.startswith("assets/brotli-dec-wasm/")}
+    assert len(decoder) == 2
+    assert fetched & shipped_files(folder) == one_each | {entry["file"] for entry in scripts} | decoder
     # Not the scripts of Panel's page that the app never uses (convert.UNUSED_SCRIPTS).
     assert not [path for path in fetched if "bokeh-gl" in path or "es-module-shims" in path]
     for name in shipped_files(folder):
@@ -231,6 +276,37 @@ def test_on_a_slow_link_python_does_not_wait_for_libraries_that_cannot_come_in_t
         assert errors == [], errors
 
 
+def test_over_a_narrow_link_the_big_files_come_with_brotli(served, browser):
+    """Every body comes at 2 MB/s (16 Mbit/s): the first files' pace is below 100 Mbit/s, so the worker
+    takes the big files with brotli (1.5 MB fewer) and inflates them itself; the first screen answers
+    from them. The rule itself: gzip where the pace is fast or not known, or no brotli was shipped."""
+    folder, url = served
+    _, _, config = worker_config(folder)
+    RecordingHandler.asked.clear()
+    RecordingHandler.rate = 2e6
+    try:
+        with slow_first_visit(browser, url, {}) as (page, console, errors):
+            asked = {path.removeprefix(f"/{SUBFOLDER}/") for path in RecordingHandler.asked}
+            said = [line for line in console if CODEC_CHOSEN.match(line)]
+            assert codecs_chosen(console) == {"brotli"}, said
+            assert 8 <= int(re.search(r"at (\d+) Mbit/s", said[0]).group(1)) <= 20, said
+            for path in BOTH_WAYS:
+                entry = config["shipped"][path]
+                assert entry["smaller"]["file"] in asked and entry["file"] not in asked, path
+            app_worker = next(worker for worker in page.workers if "/app." in worker.url)
+            rule = app_worker.evaluate("""([entry, plain]) => {
+              const mbit = (rate) => rate * 1e6 / 8 / 1000;  // bytes per ms
+              return [bpeShipped.codecFor(entry, mbit(20)).codec, bpeShipped.codecFor(entry, mbit(99)).codec,
+                      bpeShipped.codecFor(entry, mbit(101)).codec, bpeShipped.codecFor(entry, 0).codec,
+                      bpeShipped.codecFor(plain, mbit(20)).codec,
+                      bpeShipped.pace([[0, 10, 1000], [5, 20, 1000], [30, 40, 500]])];
+            }""", [config["shipped"]["pyodide/pyodide.asm.wasm"], config["shipped"]["pyodide/libraries.bundle"]])
+            assert rule == ["brotli", "brotli", "gzip", "gzip", "gzip", 2500 / 30]
+            assert errors == [], errors
+    finally:
+        RecordingHandler.rate = None
+
+
 @contextlib.contextmanager
 def busy_machine():
     """Every core kept busy by other processes, as on a shared CI machine."""
@@ -260,7 +336,7 @@ def test_a_damaged_brotli_file_is_refused_with_its_reason(served, browser):
     folder, url = served
     _, _, config = worker_config(folder)
     entry = config["shipped"]["pyodide/first-screen.bundle"]
-    packed = (folder / entry["file"]).read_bytes()
+    packed = (folder / entry["smaller"]["file"]).read_bytes()
     (folder / "cut.brotli").write_bytes(packed[:len(packed) // 2])
     (folder / "other.brotli").write_bytes(brotli.compress(b"not the first screen's bundle"))
     context = browser.new_context()
@@ -269,10 +345,11 @@ def test_a_damaged_brotli_file_is_refused_with_its_reason(served, browser):
         page.goto(url)
         page.wait_for_function("() => document.body.classList.contains('bpe-first')", timeout=120_000)
         app_worker = next(worker for worker in page.workers if "/app." in worker.url)
+        # Each under a name of its own to keep it by, so that none is found in the cache.
         loaded = app_worker.evaluate("""async ([entry, base]) => {
-          const load = (file) => bpeShipped.load({ ...entry, file }, base).then(
+          const load = (file) => bpeShipped.load({ ...entry, ...entry.smaller, file, kept: `${file}-kept` }, base).then(
             (bytes) => bytes.length, (error) => error.message);
-          return [await load("cut.brotli"), await load("other.brotli"), await load(entry.file)];
+          return [await load("cut.brotli"), await load("other.brotli"), await load(entry.smaller.file)];
         }""", [entry, url])
     finally:
         context.close()
@@ -348,8 +425,8 @@ def test_a_damaged_snapshot_is_dropped_and_python_starts_afresh(served, profile,
 
 def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
     folder, url = served
-    old_files = shipped_files(folder)
     worker, template, config = worker_config(folder)
+    old_kept = set(config["keep"])
     # A new build whose app differs in its title: the app bundle and the worker get new names.
     # (The title changes in the source and in its compiled, unchecked .pyc, so it keeps its length.)
     old_app = config["shipped"]["app.bundle"]
@@ -358,23 +435,24 @@ def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
                for name, data in members]
     assert changed != members
     (folder / "app.bundle").write_bytes(make_bundle(changed))
-    new_app = ship(folder, "app.bundle", old_app["type"], old_app["codec"])
+    new_app = ship(folder, "app.bundle", old_app["type"], old_app["codec"], old_app["smaller"]["codec"])
     (folder / old_app["file"]).unlink()
+    (folder / old_app["smaller"]["file"]).unlink()
     config["shipped"]["app.bundle"] = new_app
-    config["keep"] = [new_app["file"] if file == old_app["file"] else file for file in config["keep"]]
+    config["keep"] = [new_app["kept"] if kept == old_app["kept"] else kept for kept in config["keep"]]
     worker.unlink()
     (folder / "app.js").write_text(template.replace("__CONFIG__", json.dumps(config)))
     new_worker = rename_hashed(folder, "app.js")
     index = folder / "index.html"
     index.write_text(index.read_text().replace(worker.name, new_worker))
     # A kept file that was damaged is fetched again, not used.
-    wasm = config["shipped"]["pyodide/pyodide.asm.wasm"]["file"]
+    wasm = config["shipped"]["pyodide/pyodide.asm.wasm"]
     damage = profile.new_page()
     damage.goto(url + "favicon-none")  # any page of the site's origin
     damage.evaluate("""async ([base, wasm]) => {
       const cache = await caches.open(`bpe-site ${new URL(base).pathname}`);
       await cache.put(base + wasm, new Response('not wasm'));
-    }""", [url, wasm])
+    }""", [url, wasm["kept"]])
     damage.close()
 
     page, console, asked, errors = visit(profile, url)
@@ -383,19 +461,22 @@ def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
     expect(page.get_by_text("Byte pair encoding, merge by BUILD")).to_be_visible()
     assert STARTED_FROM_SNAPSHOT not in console
     assert shipped_summary(console) == "[bpe] shipped files: 7 from the cache, 2 from the network"
-    shipped_asked = sorted(path.removeprefix(f"/{SUBFOLDER}/") for path in asked if path.endswith(SHIPPED_SUFFIXES))
-    assert shipped_asked == sorted([new_app["file"], wasm])  # the brotli decoder: from the cache
+    # Only those two, each in one codec; the brotli decoder, if the page needs it, from the cache.
+    shipped_asked = {path.removeprefix(f"/{SUBFOLDER}/") for path in asked if path.endswith(SHIPPED_SUFFIXES)}
+    assert len(shipped_asked) == 2, shipped_asked
+    for entry in (new_app, wasm):
+        assert len(shipped_asked & {entry["file"], entry["smaller"]["file"]}) == 1, shipped_asked
     # Once the new build is running, the old build's app bundle is forgotten.
     page.wait_for_function("""async ([base, old]) => {
       const keys = (await (await caches.open(`bpe-site ${new URL(base).pathname}`)).keys()).map((r) => r.url);
       return keys.length > 0 && !keys.includes(base + old);
-    }""", arg=[url, old_app["file"]], timeout=30_000)
+    }""", arg=[url, old_app["kept"]], timeout=30_000)
     wait_for_console(page, console, KEPT_SNAPSHOT)
     kept = page.evaluate("""async (base) =>
       (await (await caches.open(`bpe-site ${new URL(base).pathname}`)).keys()).map((r) => r.url.slice(base.length))""",
                          url)
-    assert {unquote(file) for file in kept} == (old_files - {old_app["file"]}) | {new_app["file"],
-                                                                               snapshot_file(new_worker)}
+    assert {unquote(file) for file in kept} == (old_kept - {old_app["kept"]}) | {new_app["kept"],
+                                                                              snapshot_file(new_worker)}
     OUTPUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUTPUT / "site-new-build.png"))
     page.close()

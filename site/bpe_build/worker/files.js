@@ -2,9 +2,10 @@
 //
 // Every file Pyodide and the app need at start-up is fetched right away, while pyodide.js loads, by
 // a worker of its own running shipped.js (so inflating and checking them use the other core), in
-// the order they are needed: Pyodide's own files (wasm, JS, the stdlib Python's start and the first
-// screen need, lock); the first screen's bundles (wanted once Python has started); numpy's libraries
-// (loaded before Python starts if they come in time, for the snapshot: see startPython). The rest (the stdlib's other
+// the order they are needed: Pyodide's own small files (lock, JS), whose pace picks the codec of
+// the big ones (shipped.js, codecFor); its wasm and the stdlib Python's start and the first screen
+// need; the first screen's bundles (wanted once Python has started); numpy's libraries (loaded
+// before Python starts if they come in time, for the snapshot: see startPython). The rest (the stdlib's other
 // modules, Panel, Bokeh: 23 MB to inflate and check) is asked for once the first screen has
 // answered, or Python has started from a snapshot (`loadLater`): on 2 cores, inflating it while
 // Python starts put the first answer 0.1-0.2 s later, and it is not wanted before then. Pyodide
@@ -21,15 +22,15 @@ const LOADS = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) =>
 Object.entries(LOADS).forEach(([path, promise]) => promise.then(() => mark(`loaded:${path.split("/").pop()}`), () => {}));
 // How fast the link brings the files, to judge whether numpy's libraries are worth waiting for
 // (start_python.js): each file from the server, once all its bytes are here (before inflating, so
-// a busy machine is not taken for a slow link), as [asked, here, its size as shipped], in the file
-// worker's clock.
+// a busy machine is not taken for a slow link), as [asked, here, its size as shipped] (in the codec
+// the file worker took), in the file worker's clock.
 const wire = { spans: [], here: new Set() };
 const PATH_OF = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) => [entry.file, path]));
 fetcher.onmessage = ({ data }) => {
   if (data.pruned) console.log(`[bpe] forgot ${data.pruned} files of earlier builds`);
   if (data.wired) {
     const path = PATH_OF[data.wired];
-    wire.spans.push([data.start, data.end, SHIPPED[path].packed]);
+    wire.spans.push([data.start, data.end, data.packed]);
     wire.here.add(path);
   }
   if (!data.file) return;
@@ -38,9 +39,11 @@ fetcher.onmessage = ({ data }) => {
   else arrived[data.file].resolve(new Uint8Array(data.buffer));
 };
 const BUNDLES = [...CONFIG.first_bundles, ...CONFIG.bundles];
+const PYODIDES = Object.entries(SHIPPED).filter(([path]) => !BUNDLES.includes(path) && path !== CONFIG.libraries_bundle)
+  .map(([, entry]) => entry);
 fetcher.postMessage({ base: BASE, load: [
-  Object.entries(SHIPPED).filter(([path]) => !BUNDLES.includes(path) && path !== CONFIG.libraries_bundle)
-    .map(([, entry]) => entry),
+  PYODIDES.filter((entry) => !entry.smaller),  // first: at the pace they come, the rest's codec is chosen
+  PYODIDES.filter((entry) => entry.smaller),
   CONFIG.first_bundles.map((path) => SHIPPED[path]),
   [SHIPPED[CONFIG.libraries_bundle]],
 ] });

@@ -76,28 +76,18 @@ for finder in sys.path_importer_cache.values():
 // Whether waiting is worth it is judged from the link's pace so far (files.js, `wire`): where the
 // libraries (and the first screen's bundles before them) cannot all be here within the grace,
 // Python starts at once rather than after it. The pace counts only the time some file was on its
-// way (a group of files is asked for once the one before it is inflated), so that a busy machine
-// is not taken for a slow link. The grace is above what this judges on a busy 2-core machine over
+// way (a group of files is asked for once the one before it is here; shipped.js, `pace`), so that
+// a busy machine is not taken for a slow link. The grace is above what this judges on a busy 2-core machine over
 // localhost (0.1-0.4 s, every core taken by other processes), because missing the libraries
 // costs the next visit its snapshot (about 1 s) and waiting for them at most 0.6 s of this one;
 // over 20 Mbit/s + 40 ms they are judged 1.0-1.2 s away, and not waited for.
 const LIBRARIES_GRACE = 600;
 
-function linkPace() {  // shipped (compressed) bytes per ms while any file was on its way; 0: not known
-  const spans = [...wire.spans].sort((a, b) => a[0] - b[0]);
-  let busy = 0, reached = -Infinity, bytes = 0;
-  for (const [start, end, size] of spans) {
-    busy += Math.max(0, end - Math.max(start, reached));
-    reached = Math.max(reached, end);
-    bytes += size;
-  }
-  return busy > 0 ? bytes / busy : 0;
-}
-
 function librariesExpectedIn() {
-  const pace = linkPace();
+  const pace = bpeShipped.pace(wire.spans);  // shipped bytes per ms; 0: not known
   const waiting = [...CONFIG.first_bundles, CONFIG.libraries_bundle].filter((path) => !wire.here.has(path));
-  return pace > 0 ? waiting.reduce((sum, path) => sum + SHIPPED[path].packed, 0) / pace : 0;
+  const packed = (path) => bpeShipped.codecFor(SHIPPED[path], pace).packed;  // as the file worker takes it
+  return pace > 0 ? waiting.reduce((sum, path) => sum + packed(path), 0) / pace : 0;
 }
 
 function librariesInTime(snapshot) {
