@@ -19,6 +19,8 @@ Reported per run, in seconds from the start of navigation:
     rendered     the worker's live document replaced the prerendered one (body lost .pn-loading)
     interactive  an edit typed after that came back from the full app (chips re-rendered)
     MB           bytes served from the start of navigation until interactive
+    pace-mbit    the pace the worker measured from its first files, and whether it therefore took
+    brotli       the big files with brotli (1) or gzip (0)
 
 plus the worker's own phase marks ([bpe-timing] lines: Pyodide loaded, packages loaded, app built)
 and the page's (page:scripts-run, Bokeh's and Panel's JavaScript run; page:first-doc, the
@@ -108,6 +110,8 @@ def make_handler(served, link: Link):
 
 
 KEPT = "[bpe] kept a snapshot"
+#: The file worker's choice of codec for the big files, by the pace the first files came at.
+CODEC_CHOSEN = re.compile(r"\[bpe\] the link brought the first files at (\d+) Mbit/s: the big ones come with (\w+)")
 
 
 def open_once(context, url: str, link: Link, keep: bool = False) -> dict[str, float]:
@@ -123,6 +127,10 @@ def open_once(context, url: str, link: Link, keep: bool = False) -> dict[str, fl
         match = re.match(r"\[bpe-timing\] (\S+) (\d+) ms", message.text)
         if match:
             phases[f"worker:{match.group(1)}"] = int(match.group(2)) / 1000
+        chosen = CODEC_CHOSEN.match(message.text)
+        if chosen and "brotli" not in phases:  # the first choice: the wasm's
+            phases["pace-mbit"] = float(chosen.group(1))
+            phases["brotli"] = float(chosen.group(2) == "brotli")
 
     page.on("console", on_console)
     page.goto(url)
