@@ -21,8 +21,10 @@ const CONFIG = JSON.parse(source.slice(start, source.indexOf("\n};", start) + 2)
 const pyodideDir = path.resolve(process.argv[3] ||
   path.join(ROOT, ".cache", fs.readdirSync(path.join(ROOT, ".cache")).find((name) => /^pyodide-[0-9.]+$/.test(name))));
 
-function shipped(name) {  // a shipped file of dist/, inflated
-  return new Uint8Array(zlib.gunzipSync(fs.readFileSync(path.join(dist, CONFIG.shipped[name].file))));
+function shipped(name) {  // a shipped file of dist/, inflated (gzip, or brotli if that is all it was shipped as)
+  const entry = CONFIG.shipped[name];
+  const inflate = entry.codec === "brotli" ? zlib.brotliDecompressSync : zlib.gunzipSync;
+  return new Uint8Array(inflate(fs.readFileSync(path.join(dist, entry.file))));
 }
 
 function writeBundle(FS, bytes) {  // as the worker does (see writingBundle there)
