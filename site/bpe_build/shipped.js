@@ -187,23 +187,31 @@ const bpeShipped = (() => {
 // together, a list once every file of the one before it is here (Pyodide's own files before the
 // bundles, so that on a slow link Pyodide can start while the bundles download; the first list's
 // pace picks the codec of the later ones), answering file by file with {wired: file, start, end,
-// packed} once a file from the server is all here (this worker's clock), then {file, buffer, source}
+// packed} once a file from the server is all here (when it was asked for and when it was all here,
+// in this worker's clock; see `timed`), then {file, buffer, source}
 // or {file, error}; {prune: [kept name, ...], base} is answered with {pruned: count}.
 if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
-  const bodies = [];  // [url, first byte, last byte, bytes as shipped] of each file from the server
+  const bodies = [];  // [url, asked, all here (JavaScript's times), bytes as shipped] of each file from the server
 
-  // The pace the link brings a body at, first byte to last, as the browser's network stack timed it
-  // (Resource Timing). The times JavaScript sees are late by whatever else the machine runs: on
+  // When a file was asked for, when its first byte came and when its last, as the browser's network
+  // stack timed them (Resource Timing); JavaScript's own times where it has not (yet). JavaScript
+  // sees them late by whatever else the machine runs, this thread's own inflating included: on
   // localhost, the 0.24 MB pyodide.asm.js was all here 2 ms after its first byte, but read to its
-  // end 31 ms after that, at start-up on 2 cores. The wait for the first byte is left out, as it
-  // costs the same whatever the codec, and so are bodies under BODY bytes, which come in one piece
-  // or two: their time is the machine's (pyodide-lock.json's 0.9 KB took 2-5 ms on localhost).
+  // end 31 ms after that, at start-up on 2 cores.
+  function timed(url, asked, here) {
+    const timing = performance.getEntriesByName(url).findLast((entry) => entry.responseEnd > 0);
+    return timing ? { asked: timing.startTime, first: timing.responseStart, here: timing.responseEnd }
+      : { asked, first: asked, here };
+  }
+
+  // The pace the link brings a body at, first byte to last. The wait for the first byte is left
+  // out, as it costs the same whatever the codec, and so are bodies under BODY bytes, which come in
+  // one piece or two: their time is the machine's (pyodide-lock.json's 0.9 KB took 2-5 ms on localhost).
   const BODY = 64 << 10;
   function bodyPace() {
-    const timed = new Map(performance.getEntriesByType("resource").map((timing) => [timing.name, timing]));
-    return bpeShipped.pace(bodies.filter((body) => body[3] >= BODY).map(([url, start, end, packed]) => {
-      const timing = timed.get(url);
-      return timing && timing.responseEnd > 0 ? [timing.responseStart, timing.responseEnd, packed] : [start, end, packed];
+    return bpeShipped.pace(bodies.filter((body) => body[3] >= BODY).map(([url, asked, here, packed]) => {
+      const { first, here: last } = timed(url, asked, here);
+      return [first, last, packed];
     }));
   }
 
@@ -219,8 +227,10 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
     let here;
     const arrived = new Promise((resolve) => { here = resolve; });
     const wired = (start, end) => {
-      bodies.push([new URL(chosen.file, base).href, start, end, chosen.packed]);
-      self.postMessage({ wired: entry.file, start, end, packed: chosen.packed });
+      const url = new URL(chosen.file, base).href;
+      bodies.push([url, start, end, chosen.packed]);
+      const span = timed(url, start, end);  // for the libraries' wait (files.js): latency counts there
+      self.postMessage({ wired: entry.file, start: span.asked, end: span.here, packed: chosen.packed });
       here();
     };
     bpeShipped.load(chosen, base, wired).then(

@@ -287,9 +287,9 @@ def test_over_a_narrow_link_the_big_files_come_with_brotli(served, browser):
     try:
         with slow_first_visit(browser, url, {}) as (page, console, errors):
             asked = {path.removeprefix(f"/{SUBFOLDER}/") for path in RecordingHandler.asked}
-            said = [line for line in console if CODEC_CHOSEN.match(line)]
+            said = [line for line in console if CODEC_CHOSEN.match(line)]  # the bodies timed: at most 16 Mbit/s
             assert codecs_chosen(console) == {"brotli"}, said
-            assert 8 <= int(re.search(r"at (\d+) Mbit/s", said[0]).group(1)) <= 20, said
+            assert 4 <= int(re.search(r"at (\d+) Mbit/s", said[0]).group(1)) <= 20, said
             for path in BOTH_WAYS:
                 entry = config["shipped"][path]
                 assert entry["smaller"]["file"] in asked and entry["file"] not in asked, path
