@@ -77,10 +77,11 @@ for finder in sys.path_importer_cache.values():
 // libraries (and the first screen's bundles before them) cannot all be here within the grace,
 // Python starts at once rather than after it. The pace counts only the time some file was on its
 // way (a group of files is asked for once the one before it is here; shipped.js, `pace`), so that
-// a busy machine is not taken for a slow link. The grace is above what this judges on a busy 2-core machine over
-// localhost (0.1-0.4 s, every core taken by other processes), because missing the libraries
-// costs the next visit its snapshot (about 1 s) and waiting for them at most 0.6 s of this one;
-// over 20 Mbit/s + 40 ms they are judged 1.0-1.2 s away, and not waited for.
+// a busy machine is not taken for a slow link. The grace is above what this judges on a busy 2-core
+// machine over localhost (0-0.06 s with four processes busy, by the network stack's clock; 0.1-0.4 s
+// by JavaScript's), because missing the libraries costs the next visit its snapshot (about 1 s) and
+// waiting for them at most 0.6 s of this one; over 20 Mbit/s + 40 ms they are judged 0.8 s away
+// (the first screen's bundles with brotli), and not waited for.
 const LIBRARIES_GRACE = 600;
 
 function librariesExpectedIn() {
