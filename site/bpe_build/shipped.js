@@ -188,10 +188,11 @@ const bpeShipped = (() => {
 // bundles, so that on a slow link Pyodide can start while the bundles download; the first list's
 // pace picks the codec of the later ones), answering file by file with {wired: file, start, end,
 // packed} once a file from the server is all here (when it was asked for and when it was all here,
-// in this worker's clock; see `timed`), then {file, buffer, source}
-// or {file, error}; {prune: [kept name, ...], base} is answered with {pruned: count}.
+// in this worker's clock; see `timed`), then {file, buffer, source} or {file, error};
+// {prune: [kept name, ...], base} is answered with {pruned: count}.
 if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
-  const bodies = [];  // [url, asked, all here (JavaScript's times), bytes as shipped] of each file from the server
+  // Each file from the server: [url, asked, all here (JavaScript's times), bytes as shipped].
+  const bodies = [];
 
   // When a file was asked for, when its first byte came and when its last, as the browser's network
   // stack timed them (Resource Timing); JavaScript's own times where it has not (yet). JavaScript

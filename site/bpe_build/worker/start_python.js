@@ -87,7 +87,8 @@ const LIBRARIES_GRACE = 600;
 function librariesExpectedIn() {
   const pace = bpeShipped.pace(wire.spans);  // shipped bytes per ms; 0: not known
   const waiting = [...CONFIG.first_bundles, CONFIG.libraries_bundle].filter((path) => !wire.here.has(path));
-  const packed = (path) => bpeShipped.codecFor(SHIPPED[path], pace).packed;  // as the file worker takes it
+  // About the codec the file worker takes (it times the bodies alone, without their latency).
+  const packed = (path) => bpeShipped.codecFor(SHIPPED[path], pace).packed;
   return pace > 0 ? waiting.reduce((sum, path) => sum + packed(path), 0) / pace : 0;
 }
 
