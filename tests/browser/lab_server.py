@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as TimeoutError_
 from processes import free_port, serving
 
 JUPYTER = Path(sys.executable).with_name("jupyter")
@@ -34,16 +35,40 @@ def open_notebook(page, url: str, name: str) -> None:
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)
 
 
-def run_all_cells(page, tries: int = 3) -> None:
+def run_all_cells(page, tries: int = 3) -> list[str]:
     """Run > Run All Cells; again if no cell has started within 15 s (a click before the notebook's
-    session is ready is lost)."""
+    session is ready is lost). A dialog JupyterLab opens on its own meanwhile (seen once on a busy
+    CI machine: a modal that took every click for 30 s) is answered with its default button and
+    its text returned, so that the test can show what it was."""
+    dialogs = []
     for _ in range(tries):
-        page.get_by_role("menuitem", name="Run", exact=True).click()
-        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        dialogs += answer_dialogs(page)
+        try:
+            page.get_by_role("menuitem", name="Run", exact=True).click(timeout=10_000)
+            page.get_by_role("menuitem", name="Run All Cells", exact=True).click(timeout=10_000)
+        except TimeoutError_:
+            continue  # a dialog came in between: answered at the top of the next try
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
             prompts = page.locator(".jp-InputPrompt").all_inner_texts()
             if any("[*]" in prompt or any(c.isdigit() for c in prompt) for prompt in prompts):
-                return
+                return dialogs + answer_dialogs(page)
             time.sleep(0.3)
-    raise TimeoutError("Run All Cells started no cell")
+    raise TimeoutError(f"Run All Cells started no cell (dialogs answered: {dialogs})")
+
+
+def answer_dialogs(page) -> list[str]:
+    """Answer each open JupyterLab dialog with its default (accept) button; their texts."""
+    texts = []
+    for _ in range(5):
+        dialog = page.locator(".jp-Dialog")
+        if not dialog.count():
+            break
+        texts.append(" ".join(dialog.first.inner_text().split()))
+        accept = dialog.first.locator(".jp-mod-accept")
+        if accept.count():
+            accept.first.click()
+        else:
+            page.keyboard.press("Escape")
+        page.wait_for_timeout(300)
+    return texts

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 import bpe
+from conftest import OUTPUT
 from lab_server import JUPYTER, lab, open_notebook, run_all_cells
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +43,11 @@ def test_the_example_notebook_runs_in_jupyterlab_and_shows_strawberrys_chips(bro
             if not request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")) else None)
     try:
         open_notebook(page, url, EXAMPLE.name)
-        run_all_cells(page)
+        dialogs = run_all_cells(page)
+        if dialogs:  # JupyterLab's own, answered: kept for whoever reads the run's output
+            OUTPUT.mkdir(exist_ok=True)
+            (OUTPUT / "lab-dialogs.txt").write_text("\n".join(dialogs) + "\n", encoding="utf-8")
+            print("JupyterLab opened dialogs, answered with their default button:", dialogs)
         cell = page.locator(".jp-Cell", has_text='bpe.show(training, "encoder", text="strawberry")')
         chips = cell.locator(".bpe-encoding-pane .bpe-chip")
         text = (ROOT / "bpe" / "corpora" / "debian-reference.en.txt").read_text(encoding="utf-8")
