@@ -2,6 +2,7 @@
 """How fast the built site loads: cold cache, headless Debian Chromium, dist/ served on 127.0.0.1.
 
     .venv/bin/python benchmarks/site_load.py [--runs 5] [--link 20:40] [--second-visit] [--dist DIR] [--json out.json]
+                                             [--waterfall]
 
 Run `python3 build.py build` (or `build.py test`) first; this script builds dist/ if it is stale.
 Each run uses a new browser context, so nothing is cached; with --second-visit the page is opened
@@ -81,6 +82,7 @@ class Link:
         self.lock = threading.Lock()
         self.free_at = 0.0  # when the link has sent everything queued so far
         self.served = 0
+        self.requests: list[tuple[str, float, float, float, int]] = []  # path, asked, first byte, last, bytes
 
     def send(self, write, data: bytes) -> None:
         for start in range(0, len(data), 16384):
@@ -100,11 +102,14 @@ def make_handler(served, link: Link):
     """The server's handler (a functools.partial naming the folder), sending through the link."""
     class Handler(served.func):
         def handle_one_request(self):
+            self.asked = time.monotonic()
             time.sleep(2 * link.rtt)  # connection set-up and the request itself
             super().handle_one_request()
 
         def copyfile(self, source, outputfile):
-            link.send(outputfile.write, source.read())
+            data, first = source.read(), time.monotonic()
+            link.send(outputfile.write, data)
+            link.requests.append((self.path, self.asked, first, time.monotonic(), len(data)))
 
     return functools.partial(Handler, *served.args, **served.keywords)
 
@@ -118,6 +123,7 @@ def open_once(context, url: str, link: Link, keep: bool = False) -> dict[str, fl
     """One visit; with `keep`, the page stays open until the worker has kept the snapshot it made
     (if it made one), as a reader's page would, so that the next visit can start from it."""
     link.served = 0
+    link.requests.clear()
     page = context.new_page()
     phases: dict[str, float] = {}
     said: list[str] = []
@@ -133,6 +139,7 @@ def open_once(context, url: str, link: Link, keep: bool = False) -> dict[str, fl
             phases["brotli"] = float(chosen.group(2) == "brotli")
 
     page.on("console", on_console)
+    opened = time.monotonic()
     page.goto(url)
     early = page.evaluate("() => 'bpeFirstScreen' in window")  # an older build has no first screen
     if early:
@@ -150,6 +157,8 @@ def open_once(context, url: str, link: Link, keep: bool = False) -> dict[str, fl
     if not early:  # the full app answers the first edit and the first →
         first_edit, arrow = interactive, press_right(page)
     served = link.served
+    if WATERFALL:
+        print_waterfall(link.requests, opened, phases)
     paint = page.evaluate(
         "() => (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime")
     waited = 0
@@ -161,6 +170,18 @@ def open_once(context, url: str, link: Link, keep: bool = False) -> dict[str, fl
     page.close()
     return {"prerendered": paint / 1000, "first-edit": first_edit / 1000, "arrow": arrow / 1000,
             "rendered": rendered / 1000, "interactive": interactive / 1000, "MB": served / 1e6, **phases}
+
+
+WATERFALL = False  # --waterfall
+
+
+def print_waterfall(requests, opened: float, phases: dict[str, float]) -> None:
+    """Each file the server sent until the full app answered: when it was asked for, when its first
+    and last bytes were sent (seconds from the page's opening, by the server's clock) and its size."""
+    print(f"{'asked':>6} {'first':>6} {'last':>6} {'kB':>7}  file")
+    for path, asked, first, last, size in sorted(requests, key=lambda request: request[1]):
+        print(f"{asked - opened:6.2f} {first - opened:6.2f} {last - opened:6.2f} {size / 1000:7.0f}  {path}")
+    print("first edit at " + ", ".join(f"{phases[key]:.2f} s ({key})" for key in phases if "first-screen" in key))
 
 
 def early_answers(page) -> tuple[float, float]:
@@ -203,7 +224,10 @@ def main() -> int:
     parser.add_argument("--second-visit", action="store_true", help="measure a second visit (same browser profile)")
     parser.add_argument("--dist", type=Path, help="serve this folder (say an older build's dist/) as it is")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--waterfall", action="store_true", help="print when each file was sent, run by run")
     args = parser.parse_args()
+    global WATERFALL
+    WATERFALL = args.waterfall
     mbit, rtt = (float(part) for part in args.link.split(":")) if args.link else (None, 0.0)
     link = Link(mbit, rtt)
 
