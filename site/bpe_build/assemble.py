@@ -144,7 +144,8 @@ def assemble(out: Path, parts: Parts) -> None:
     (out / "index.html").write_text(html)
 
 
-#: Pyodide's own files loaded at start-up, each shipped (pyodide.js, loaded by importScripts, is not).
+#: Pyodide's own files loaded at start-up, each shipped (pyodide.js, loaded by importScripts, is not),
+#: in the order the worker asks for them over a slow link (the wasm is compiled while the stdlib comes).
 STARTUP_FILES = ("pyodide-lock.json", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
 #: Those the worker asks for first, with gzip only: the pace they come at decides the codec of the
 #: rest (shipped.js). Pyodide wants them first anyway; brotli would ship them 0.05 MB smaller.

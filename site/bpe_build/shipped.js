@@ -22,13 +22,15 @@ const bpeShipped = (() => {
   // The body's bytes, inflated unless the host did so already (a gzip file without its header:
   // hosts map no Content-Encoding to a brotli file's suffix, see ship.py). The body is read
   // as fast as it comes (a queue with no bound), not at inflating's pace, so that `wired` is called
-  // when the last byte is here: the link's pace, apart from this machine's (see files.js).
-  async function inflate(body, codec, base, wired) {
+  // when the last byte is here: the link's pace, apart from this machine's (see files.js);
+  // `progress` is told the bytes here so far, chunk by chunk.
+  async function inflate(body, codec, base, { wired = () => {}, progress = () => {} }) {
     const reader = body.getReader();
     const head = [];
     let length = 0;
     for (let chunk; length < 2 && !(chunk = await reader.read()).done; length += chunk.value.length) {
       head.push(chunk.value);
+      progress(length + chunk.value.length);
     }
     const start = new Uint8Array(await new Blob(head).arrayBuffer());
     const whole = new ReadableStream({
@@ -39,6 +41,8 @@ const bpeShipped = (() => {
           wired();
           controller.close();
         } else {
+          length += value.length;
+          progress(length);
           controller.enqueue(value);
         }
       },
@@ -100,10 +104,10 @@ const bpeShipped = (() => {
     });
   }
 
-  async function checked(response, entry, base, wired = () => {}) {
+  async function checked(response, entry, base, told = {}) {
     // A kept file is kept inflated (and says so); one from the server may be either.
     const inflated = response.headers.get(KEPT_INFLATED)
-      ? new Uint8Array(await response.arrayBuffer()) : await inflate(response.body, entry.codec, base, wired);
+      ? new Uint8Array(await response.arrayBuffer()) : await inflate(response.body, entry.codec, base, told);
     const digest = hex(await crypto.subtle.digest("SHA-256", inflated));
     return digest === entry.sha256 ? inflated : null;
   }
@@ -114,9 +118,10 @@ const bpeShipped = (() => {
     return caches.open(`bpe-site ${new URL(base).pathname}`).catch(() => null);
   }
 
-  // `wired(start, end)` is called once a file fetched from the server is all here, not yet inflated
-  // (performance.now() of its request and of its last byte).
-  async function load(entry, base, wired = () => {}) {
+  // Of a file fetched from the server, `wired(start, end)` is told once it is all here, not yet
+  // inflated (performance.now() of its request and of its last byte), and `progress(bytes)` how
+  // much of it is here so far.
+  async function load(entry, base, { wired = () => {}, progress = () => {} } = {}) {
     const url = new URL(entry.file, base).href;
     const key = new URL(entry.kept, base).href;
     const cache = await openCache(base);
@@ -134,7 +139,7 @@ const bpeShipped = (() => {
     const asked = performance.now();
     const response = await fetch(url, { cache: mode });
     if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
-    const bytes = await checked(response, entry, base, () => wired(asked, performance.now()));
+    const bytes = await checked(response, entry, base, { wired: () => wired(asked, performance.now()), progress });
     if (!bytes) throw new Error(`${entry.file}: not the file this page was built with (sha256 differs)`);
     // Kept inflated, so that a later visit only reads and checks it: inflating the 23 MB bundle
     // alone takes about 0.4 s. (A Response copies the bytes it is made from; a full disk only
@@ -170,25 +175,33 @@ const bpeShipped = (() => {
     return busy > 0 ? bytes / busy : 0;
   }
 
+  // A link slow enough that bytes, not this machine, are what the first answer waits for: below
+  // 100 Mbit/s (measured in turn on 2 cores, see codecFor). An unknown pace (every file so far from
+  // the cache) is not slow.
+  const SLOW = 100e6 / 8 / 1000;  // 100 Mbit/s, in bytes per ms
+  function slow(bytesPerMs) {
+    return bytesPerMs > 0 && bytesPerMs < SLOW;
+  }
+
   // The variant of an entry to fetch at the link's pace: brotli (`smaller`) where the bytes it saves
   // take longer to come than inflating it in WebAssembly takes over gzip. Measured in turn on 2 cores
   // (docs/benchmarks.md, "Issue 40, the codec by the link"): over 20 Mbit/s brotli brings the first
-  // edit 0.65 s sooner, over 80 Mbit/s about as soon or sooner; on localhost 0.4 s later. Below
-  // SLOW, brotli; an unknown pace (every file so far from the cache) takes gzip.
-  const SLOW = 100e6 / 8 / 1000;  // 100 Mbit/s, in bytes per ms
+  // edit 0.65 s sooner, over 80 Mbit/s about as soon or sooner; on localhost 0.4 s later. So brotli
+  // over a slow link, gzip otherwise.
   function codecFor(entry, bytesPerMs) {
-    return entry.smaller && bytesPerMs > 0 && bytesPerMs < SLOW ? { ...entry, ...entry.smaller } : entry;
+    return entry.smaller && slow(bytesPerMs) ? { ...entry, ...entry.smaller } : entry;
   }
 
-  return { load, prune, openCache, sources, pace, codecFor };
+  return { load, prune, openCache, sources, pace, slow, codecFor };
 })();
 
 // As the worker "bpe-shipped": {load: [[entry, ...], ...], base} loads the entries of each list
 // together, a list once every file of the one before it is here (Pyodide's own files before the
 // bundles, so that on a slow link Pyodide can start while the bundles download; the first list's
-// pace picks the codec of the later ones), answering file by file with {wired: file, start, end,
-// packed} once a file from the server is all here (when it was asked for and when it was all here,
-// in this worker's clock; see `timed`), then {file, buffer, source} or {file, error};
+// pace picks the codec of the later ones); over a slow link, after the first list, a file at a time
+// in the order given (see `send`). It answers file by file with {wired: file, start, end, packed}
+// once a file from the server is all here (when it was asked for and when it was all here, in this
+// worker's clock; see `timed`), then {file, buffer, source} or {file, error};
 // {prune: [kept name, ...], base} is answered with {pruned: count}.
 if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
   // Each file from the server: [url, asked, all here (JavaScript's times), bytes as shipped].
@@ -216,6 +229,12 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
     }));
   }
 
+  // Loads an entry in the codec the link's pace so far picks: {here, nearly}, promises of when it is
+  // all here and of when it is nearly here, that is when the bytes left would come, at that pace,
+  // within the wait its first byte took (what asking for the next file costs). Over a slow link
+  // the next file is asked for then: each file has the whole link, so the wasm is compiled and
+  // instantiated while the stdlib comes (measured over 20 Mbit/s + 40 ms: Python's start 0.1-0.4 s
+  // sooner), and the link is not left idle between two.
   const said = new Set();
   function send(entry, base) {
     const bytesPerMs = bodyPace();
@@ -225,23 +244,47 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
       const at = bytesPerMs ? `${Math.round(bytesPerMs * 8 / 1000)} Mbit/s` : "a pace not known (all from the cache)";
       console.log(`[bpe] the link brought the first files at ${at}: the big ones come with ${chosen.codec}`);
     }
-    let here;
+    let here, nearly;
     const arrived = new Promise((resolve) => { here = resolve; });
+    const close = new Promise((resolve) => { nearly = resolve; });
+    const asked = performance.now();
+    let first = null;
+    const progress = (bytes) => {
+      first ??= performance.now();
+      if ((chosen.packed - bytes) / bytesPerMs <= first - asked) nearly();
+    };
     const wired = (start, end) => {
       const url = new URL(chosen.file, base).href;
       bodies.push([url, start, end, chosen.packed]);
       const span = timed(url, start, end);  // for the libraries' wait (files.js): latency counts there
       self.postMessage({ wired: entry.file, start: span.asked, end: span.here, packed: chosen.packed });
       here();
+      nearly();
     };
-    bpeShipped.load(chosen, base, wired).then(
+    bpeShipped.load(chosen, base, { wired, progress }).then(
       (bytes) => self.postMessage({ file: entry.file, buffer: bytes.buffer, source: bpeShipped.sources[chosen.file] },
                                   [bytes.buffer]),
-      (error) => self.postMessage({ file: entry.file, error: `${error.message || error}` })).finally(here);
-    return arrived;
+      (error) => self.postMessage({ file: entry.file, error: `${error.message || error}` })).finally(() => {
+      here();
+      nearly();
+    });
+    return { here: arrived, nearly: close };
   }
+
+  async function sendAll(group, base) {
+    if (!bpeShipped.slow(bodyPace())) {
+      await Promise.all(group.map((entry) => send(entry, base).here));
+      return;
+    }
+    if (!said.has("one at a time")) {
+      said.add("one at a time");
+      console.log("[bpe] over this slow link the files come one at a time");
+    }
+    for (const entry of group) await send(entry, base).nearly;
+  }
+
   self.onmessage = async ({ data }) => {
-    for (const group of data.load || []) await Promise.all(group.map((entry) => send(entry, data.base)));
+    for (const group of data.load || []) await sendAll(group, data.base);
     if (data.prune) self.postMessage({ pruned: await bpeShipped.prune(data.base, data.prune) });
   };
 }

@@ -46,9 +46,11 @@ class RecordingHandler(Handler):
     asked: list[str] = []
     slow: dict[str, float] = {}  # a file name's start -> seconds its answer waits (a slow link, for one file)
     rate: float | None = None  # bytes per second each answer's body comes at (a narrow link), or at once
+    sent: dict[str, tuple[float, float]] = {}  # over a narrow link: file name -> when asked for, when all sent
 
     def do_GET(self):
         self.asked.append(unquote(self.path))
+        self.asked_at = time.monotonic()
         name = self.path.rsplit("/", 1)[-1]
         time.sleep(next((wait for start, wait in self.slow.items() if name.startswith(start)), 0))
         super().do_GET()
@@ -60,6 +62,7 @@ class RecordingHandler(Handler):
         while chunk := source.read(16384):
             time.sleep(len(chunk) / rate)
             outputfile.write(chunk)
+        self.sent[self.path.rsplit("/", 1)[-1]] = (self.asked_at, time.monotonic())
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +107,7 @@ def shipped_summary(console: list[str]) -> str:
 
 
 STARTED_FROM_SNAPSHOT = "[bpe] Python and the app started from the snapshot this browser kept"
+ONE_AT_A_TIME = "[bpe] over this slow link the files come one at a time"
 KEPT_SNAPSHOT = "[bpe] kept a snapshot of Python for the next visit"
 SNAPSHOT_UNUSABLE = "[bpe] the kept snapshot could not be used; starting Python afresh"
 
@@ -207,6 +211,7 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     assert [name for name in imported_stdlib if stdlib_left_out(name)] == []
     assert not any(never_loaded(name.replace(".", "/") + "/") for name in modules)
     assert not any(line.startswith(STARTED_FROM_SNAPSHOT) for line in console)
+    assert ONE_AT_A_TIME not in console  # localhost: the files of a group come together (shipped.js)
     assert any(line.startswith("[bpe-timing] first-screen ") for line in console)  # it answered before Panel
     # Panel's bundles are asked for once the first screen has answered (files.js, loadLater), not
     # while Python starts: they arrive after its answer.
@@ -276,13 +281,21 @@ def test_on_a_slow_link_python_does_not_wait_for_libraries_that_cannot_come_in_t
         assert errors == [], errors
 
 
-def test_over_a_narrow_link_the_big_files_come_with_brotli(served, browser):
+#: The files after the first ones, in the order the worker asks for them over a slow link.
+IN_TURN = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/first-screen.bundle", "app.bundle",
+           "pyodide/libraries.bundle")
+
+
+def test_over_a_narrow_link_the_big_files_come_with_brotli_one_at_a_time(served, browser):
     """Every body comes at 2 MB/s (16 Mbit/s): the first files' pace is below 100 Mbit/s, so the worker
     takes the big files with brotli (1.5 MB fewer) and inflates them itself; the first screen answers
-    from them. The rule itself: gzip where the pace is fast or not known, or no brotli was shipped."""
+    from them. The rule itself: gzip where the pace is fast or not known, or no brotli was shipped.
+    The files come one at a time, each asked for once the one before it is nearly all here, so
+    that the wasm comes with the whole link (and is compiled while the stdlib comes)."""
     folder, url = served
     _, _, config = worker_config(folder)
     RecordingHandler.asked.clear()
+    RecordingHandler.sent.clear()
     RecordingHandler.rate = 2e6
     try:
         with slow_first_visit(browser, url, {}) as (page, console, errors):
@@ -302,6 +315,14 @@ def test_over_a_narrow_link_the_big_files_come_with_brotli(served, browser):
                       bpeShipped.pace([[0, 10, 1000], [5, 20, 1000], [30, 40, 500]])];
             }""", [config["shipped"]["pyodide/pyodide.asm.wasm"], config["shipped"]["pyodide/libraries.bundle"]])
             assert rule == ["brotli", "brotli", "gzip", "gzip", "gzip", 2500 / 30]
+            assert ONE_AT_A_TIME in console
+            names = [(config["shipped"][path].get("smaller") or config["shipped"][path])["file"].rsplit("/", 1)[-1]
+                     for path in IN_TURN]
+            for name, later in zip(names, names[1:]):
+                # Nearly here: the next one is asked for in this one's last quarter second (the wasm
+                # takes 1.1 s to come, the stdlib 0.6 s; all at once, the stdlib would be asked with it).
+                sent, later_asked = RecordingHandler.sent[name][1], RecordingHandler.sent[later][0]
+                assert later_asked > sent - 0.25, (name, later, sent - later_asked)
             assert errors == [], errors
     finally:
         RecordingHandler.rate = None

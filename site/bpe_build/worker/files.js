@@ -4,8 +4,9 @@
 // a worker of its own running shipped.js (so inflating and checking them use the other core), in
 // the order they are needed: Pyodide's own small files (lock, JS), whose pace picks the codec of
 // the big ones (shipped.js, codecFor); its wasm and the stdlib Python's start and the first screen
-// need; the first screen's bundles (wanted once Python has started); numpy's libraries (loaded
-// before Python starts if they come in time, for the snapshot: see startPython). The rest (the stdlib's other
+// need (the wasm first: over a slow link, where the files come one at a time, it is compiled while
+// the stdlib comes); the first screen's bundles (wanted once Python has started); numpy's libraries
+// (loaded before Python starts if they come in time, for the snapshot: see startPython). The rest (the stdlib's other
 // modules, Panel, Bokeh: 23 MB to inflate and check) is asked for once the first screen has
 // answered, or Python has started from a snapshot (`loadLater`): on 2 cores, inflating it while
 // Python starts put the first answer 0.1-0.2 s later, and it is not wanted before then. Pyodide
@@ -43,7 +44,7 @@ const PYODIDES = Object.entries(SHIPPED).filter(([path]) => !BUNDLES.includes(pa
   .map(([, entry]) => entry);
 fetcher.postMessage({ base: BASE, load: [
   PYODIDES.filter((entry) => !entry.smaller),  // first: at the pace they come, the rest's codec is chosen
-  PYODIDES.filter((entry) => entry.smaller),
+  PYODIDES.filter((entry) => entry.smaller),  // the wasm, then the stdlib (assemble.py, STARTUP_FILES)
   CONFIG.first_bundles.map((path) => SHIPPED[path]),
   [SHIPPED[CONFIG.libraries_bundle]],
 ] });
