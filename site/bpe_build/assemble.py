@@ -22,7 +22,7 @@ from .paths import (
 )
 from .ship import page_loader, rename_hashed, ship_decoder, ship_page, ship_worker_files, shipped_js, worker_js
 from .snapshot import snapshot_functions
-from .trim import stdlib_at_start, stdlib_left_out
+from .trim import stdlib_at_start, stdlib_left_out, stdlib_of_first_screen
 from .util import log, pins, step, tree_digest
 from .wheels import prepare_wheels, served_apart
 
@@ -108,10 +108,10 @@ def assemble(out: Path, parts: Parts) -> None:
     # listed (with the bundled packages they depend on, such as numpy for pandas) in pyodide-lock.json.
     bundled = start_up_packages(parts.wheels, load)
     full_lock = make_lock(parts.wheels, parts.pyodide_pkg, load)
-    _copy_pyodide(out / PYODIDE_DIR, parts, _lock_beside(full_lock, parts.wheels, bundled))
+    first_stdlib = _copy_pyodide(out / PYODIDE_DIR, parts, _lock_beside(full_lock, parts.wheels, bundled))
     preload = _preload(parts.wheels, bundled)
     packages_bundle = cached_bundle([parts.wheels[name] for name in bundled], SITE_PACKAGES)
-    _split_bundle(packages_bundle, preload, out / PYODIDE_DIR)
+    _split_bundle(packages_bundle, preload, out / PYODIDE_DIR, first_stdlib)
     (out / APP_BUNDLE).write_bytes(make_bundle(archive_members(parts.app_zip, APP_DIR)))
     (out / "assets").mkdir()
     for path in served_apart():
@@ -163,24 +163,27 @@ def _lock_beside(full_lock: dict, wheels: dict[str, Path], bundled: list[str]) -
     return {"info": full_lock["info"], "packages": {name: full_lock["packages"][name] for name in sorted(in_lock)}}
 
 
-def _copy_pyodide(pyo: Path, parts: Parts, lock: dict) -> None:
-    """Pyodide core, the precompiled stdlib, the wheels outside the bundle and their lock."""
+def _copy_pyodide(pyo: Path, parts: Parts, lock: dict) -> list[tuple[str, bytes]]:
+    """Pyodide core, the precompiled stdlib, the wheels outside the bundle and their lock; the
+    stdlib's files that only the first screen needs, for its bundle."""
     pyo.mkdir(parents=True)
     for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm"):
         shutil.copy2(parts.pyodide_pkg / name, pyo / name)
-    _split_stdlib(parts.stdlib, pyo / "python_stdlib.zip", pyo / STDLIB_BUNDLE)
+    first = _split_stdlib(parts.stdlib, pyo / "python_stdlib.zip", pyo / STDLIB_BUNDLE)
     for name in lock["packages"]:
         shutil.copy2(parts.wheels[name], pyo / parts.wheels[name].name)
     (pyo / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+    return first
 
 
-def _split_stdlib(source: Path, target: Path, later: Path) -> None:
-    """The stdlib without what the page does without (trim.py), in two parts: what Python's start
-    and the first screen need (trim.START_STDLIB) as python_stdlib.zip, which Pyodide loads before
-    Python starts, and the rest as a bundle of files for STDLIB_DIR, written before Panel is
-    imported. The zip's members are stored, not deflated: gzip over the whole file ships it smaller
-    (3.6 MB against 4.0), and Python imports from it without inflating each module."""
-    rest = []
+def _split_stdlib(source: Path, target: Path, later: Path) -> list[tuple[str, bytes]]:
+    """The stdlib without what the page does without (trim.py), in three parts: what Python's
+    start needs (trim.START_STDLIB) as python_stdlib.zip, which Pyodide loads before Python starts;
+    what the first screen adds (trim.FIRST_SCREEN_STDLIB), returned as files for STDLIB_DIR, for
+    the first screen's bundle; and the rest as a bundle of files for STDLIB_DIR, written before
+    Panel is imported. The zip's members are stored, not deflated: gzip over the whole file ships
+    it smaller (3.6 MB against 4.0), and Python imports from it without inflating each module."""
+    first, rest = [], []
     with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as zout:
         for info in zin.infolist():
             if stdlib_left_out(info.filename):
@@ -188,11 +191,13 @@ def _split_stdlib(source: Path, target: Path, later: Path) -> None:
             data = zin.read(info)
             if not stdlib_at_start(info.filename):
                 if not info.is_dir():
-                    rest.append((f"{STDLIB_DIR}/{info.filename}", data))
+                    part = first if stdlib_of_first_screen(info.filename) else rest
+                    part.append((f"{STDLIB_DIR}/{info.filename}", data))
                 continue
             info.compress_type = zipfile.ZIP_STORED
             zout.writestr(info, data)
     later.write_bytes(make_bundle(rest))
+    return first
 
 
 #: The packages the first screen imports (bpe_app/first_screen.py): their own bundle, which the
@@ -205,10 +210,11 @@ def _first_screen_member(path: str) -> bool:
     return top in FIRST_SCREEN_PACKAGES or top.split("-")[0] in FIRST_SCREEN_PACKAGES and top.endswith(".dist-info")
 
 
-def _split_bundle(bundle: Path, libraries: list[str], folder: Path) -> None:
+def _split_bundle(bundle: Path, libraries: list[str], folder: Path, first_stdlib: list[tuple[str, bytes]]) -> None:
     """The start-up packages as three bundles: the shared libraries the worker loads before Python
-    starts, which it waits for; the first screen's packages, which arrive next; and everything
-    else (Panel, Bokeh, numpy's Python), which arrives while the first screen answers."""
+    starts, which it waits for; the first screen's packages (with `first_stdlib`, the stdlib's
+    files only it needs), which arrive next; and everything else (Panel, Bokeh, numpy's Python),
+    which arrives while the first screen answers."""
     members = read_bundle(bundle.read_bytes())
     missing = set(libraries) - {name for name, _ in members}
     if missing:
@@ -218,7 +224,7 @@ def _split_bundle(bundle: Path, libraries: list[str], folder: Path) -> None:
     first = [m for m in rest if _first_screen_member(m[0])]
     if not set(FIRST_SCREEN_PACKAGES) <= {m[0].removeprefix(SITE_PACKAGES + "/").split("/")[0] for m in first}:
         raise SystemExit(f"the start-up bundle lacks a package of the first screen: {FIRST_SCREEN_PACKAGES}")
-    (folder / FIRST_BUNDLE).write_bytes(make_bundle(first))
+    (folder / FIRST_BUNDLE).write_bytes(make_bundle(first + first_stdlib))
     (folder / PACKAGES_BUNDLE).write_bytes(make_bundle([m for m in rest if not _first_screen_member(m[0])]))
 
 

@@ -2,7 +2,8 @@
 reads), and which of the stdlib it needs first.
 
 A test (tests/browser/test_site_shipping.py) checks that the live page imported none of the files
-left out; tests/test_start_stdlib.py that the first screen imports nothing outside `START_STDLIB`.
+left out, and runs frozen the modules left out as frozen; tests/test_start_stdlib.py that the first
+screen imports nothing outside `START_STDLIB` and `FIRST_SCREEN_STDLIB`.
 """
 from __future__ import annotations
 
@@ -29,43 +30,59 @@ def never_loaded(name: str) -> bool:
     return name.endswith(".dist-info/RECORD") or name.startswith("numpy/f2py/")
 
 
+#: Modules Pyodide's Python runs from the copies frozen into its wasm (`_imp._frozen_module_names()`,
+#: whose `__spec__.origin` is "frozen"): their files in the stdlib are never read.
+FROZEN = frozenset({"_collections_abc", "_sitebuiltins", "abc", "codecs", "genericpath", "io", "ntpath", "os",
+                    "posixpath", "runpy", "site", "stat", "zipimport"})
+
+
 def stdlib_left_out(name: str) -> bool:
     """A file of python_stdlib.zip the page does without.
 
-    >>> [stdlib_left_out(n) for n in ("encodings/cp1252.pyc", "encodings/utf_8.pyc", "xmlrpc/client.pyc", "json/__init__.pyc")]
-    [True, False, True, False]
+    >>> [stdlib_left_out(n) for n in ("encodings/cp1252.pyc", "encodings/utf_8.pyc", "xmlrpc/client.pyc",
+    ...                               "json/__init__.pyc", "os.pyc")]
+    [True, False, True, False, True]
     """
+    if name.removesuffix(".pyc") in FROZEN:
+        return True
     top, _, rest = name.partition("/")
     if top == "encodings" and rest:
         return rest.split(".")[0] not in KEPT_CODECS and "/" not in rest
     return top.split(".")[0] in NETWORK_MODULES
 
 
-#: The stdlib's top-level modules and packages that Python needs to start in Pyodide and the first
-#: screen needs to answer (bpe_app/first_screen.py; found by running both under Node and checked by
-#: tests/test_start_stdlib.py). Only these are in python_stdlib.zip, which Pyodide loads before
-#: Python starts: 1.6 MB of the 3.3 the stdlib ships. The rest arrives while the first screen
-#: answers and is written into /lib/python3.12 before Panel is imported. A package is kept or left
-#: whole: a package's modules are found only where its __init__ was.
+#: The stdlib's top-level modules and packages that Python needs to start in Pyodide (besides the
+#: frozen ones; found by running it under Node). Only these are in python_stdlib.zip, which Pyodide
+#: loads before Python starts: over a slow link, its last bytes are what Python's start waits for.
+#: A package is kept or left whole: a package's modules are found only where its __init__ was.
 START_STDLIB = frozenset({
-    # Python's and Pyodide's own start (sys.modules once loadPyodide has finished)
-    "__future__", "_collections_abc", "_compression", "_pyodide", "_sitebuiltins", "_weakrefset", "abc",
-    "ast", "asyncio", "bisect", "bz2", "codecs", "collections", "concurrent", "contextlib", "contextvars",
-    "copy", "copyreg", "dis", "encodings", "enum", "fnmatch", "functools", "genericpath", "heapq",
-    "importlib", "inspect", "io", "ipaddress", "json", "keyword", "linecache", "locale", "logging",
-    "ntpath", "opcode", "operator", "os", "pathlib", "posixpath", "pyodide", "random", "re", "reprlib",
-    "selectors", "shutil", "signal", "site", "socket", "stat", "string", "struct", "subprocess",
-    "tempfile", "textwrap", "threading", "token", "tokenize", "traceback", "types", "typing", "urllib",
-    "warnings", "weakref", "zipfile", "zipimport",
-    # what the first screen adds: bpe, param and the app's panes and state
-    "base64", "dataclasses", "datetime", "glob", "gzip", "hashlib", "html", "numbers",
+    "__future__", "_compression", "_pyodide", "_weakrefset", "ast", "asyncio", "bisect", "bz2", "collections",
+    "concurrent", "contextlib", "contextvars", "copy", "copyreg", "dis", "encodings", "enum", "fnmatch",
+    "functools", "heapq", "importlib", "inspect", "ipaddress", "json", "keyword", "linecache", "locale",
+    "logging", "opcode", "operator", "pathlib", "pyodide", "random", "re", "reprlib", "selectors", "shutil",
+    "signal", "socket", "string", "struct", "subprocess", "tempfile", "textwrap", "threading", "token",
+    "tokenize", "traceback", "types", "typing", "urllib", "warnings", "weakref", "zipfile",
 })
+#: What the first screen (bpe, param and the app's panes and state) imports on top, checked by
+#: tests/test_start_stdlib.py: in the first screen's bundle, written into /lib/python3.12 once
+#: Python has started, with bpe and param. The rest of the stdlib arrives while the first screen
+#: answers and is written there before Panel is imported.
+FIRST_SCREEN_STDLIB = frozenset({"base64", "dataclasses", "datetime", "glob", "gzip", "hashlib", "html", "numbers"})
 
 
 def stdlib_at_start(name: str) -> bool:
-    """A file of python_stdlib.zip that Python and the first screen need (see START_STDLIB).
+    """A file of python_stdlib.zip that Python's start needs (see START_STDLIB).
 
     >>> [stdlib_at_start(n) for n in ("json/decoder.pyc", "re/__init__.pyc", "email/parser.pyc", "gzip.pyc")]
-    [True, True, False, True]
+    [True, True, False, False]
     """
     return name.split("/")[0].removesuffix(".pyc") in START_STDLIB
+
+
+def stdlib_of_first_screen(name: str) -> bool:
+    """A file of python_stdlib.zip that only the first screen needs (see FIRST_SCREEN_STDLIB).
+
+    >>> [stdlib_of_first_screen(n) for n in ("html/entities.pyc", "gzip.pyc", "json/decoder.pyc")]
+    [True, True, False]
+    """
+    return name.split("/")[0].removesuffix(".pyc") in FIRST_SCREEN_STDLIB

@@ -30,7 +30,7 @@ from bpe_build.bundles import make_bundle, read_bundle
 from bpe_build.paths import DIST
 from bpe_build.serve import Handler, Server
 from bpe_build.ship import rename_hashed, ship
-from bpe_build.trim import never_loaded, stdlib_left_out
+from bpe_build.trim import FROZEN, never_loaded, stdlib_left_out
 from playwright.sync_api import expect
 
 from conftest import OUTPUT, SECOND_VISIT, open_site
@@ -207,7 +207,14 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     modules = app_worker.evaluate("() => self.pyodide.runPython('import sys; \" \".join(sys.modules)')").split()
     assert "bpe" in modules and "panel" in modules
     assert "panel.chat" not in modules  # patches.py: imported on first use, which this site never makes
-    imported_stdlib = [name.replace(".", "/") + ".pyc" for name in modules]
+    # The stdlib's copies of the modules Python runs frozen are left out: each is frozen here.
+    frozen = app_worker.evaluate("""(names) => self.pyodide.runPython(`
+import _imp, sys
+[name for name in ${JSON.stringify(names)} if not _imp.is_frozen(name)
+ or getattr(getattr(sys.modules.get(name), "__spec__", None), "origin", "frozen") != "frozen"]`).toJs()""",
+                                 sorted(FROZEN))
+    assert frozen == []
+    imported_stdlib = [name.replace(".", "/") + ".pyc" for name in modules if name not in FROZEN]
     assert [name for name in imported_stdlib if stdlib_left_out(name)] == []
     assert not any(never_loaded(name.replace(".", "/") + "/") for name in modules)
     assert not any(line.startswith(STARTED_FROM_SNAPSHOT) for line in console)
