@@ -3,15 +3,15 @@
 // Every file Pyodide and the app need at start-up is fetched right away, while pyodide.js loads, by
 // a worker of its own running shipped.js (so inflating and checking them use the other core), in
 // the order they are needed: Pyodide's own small files (lock, JS), whose pace picks the codec of
-// the big ones (shipped.js, codecFor); its wasm and the stdlib Python's start and the first screen
-// need (the wasm first: over a slow link, where the files come one at a time, it is compiled while
-// the stdlib comes); the first screen's bundles (wanted once Python has started); numpy's libraries
-// (loaded before Python starts if they come in time, for the snapshot: see startPython). The rest (the stdlib's other
-// modules, Panel, Bokeh: 23 MB to inflate and check) is asked for once the first screen has
-// answered, or Python has started from a snapshot (`loadLater`): on 2 cores, inflating it while
-// Python starts put the first answer 0.1-0.2 s later, and it is not wanted before then. Pyodide
-// asks for its files with fetch(), which is routed here for the shipped ones, so it gets them
-// inflated and checked.
+// the big ones (shipped.js, codecFor); its wasm and the stdlib Python's start needs (the wasm
+// first: over a slow link, where the files come one at a time, it is compiled while the stdlib
+// comes); the first screen's bundles (wanted once Python has started); numpy's libraries (loaded
+// before Python starts if they come in time, for the snapshot: see startPython). The rest (the
+// stdlib's other modules, Panel, Bokeh: 23 MB to inflate and check) is asked for once the first
+// screen has answered, or Python has started from a snapshot (`loadLater`): on 2 cores, inflating
+// it while Python starts put the first answer 0.1-0.2 s later, and it is not wanted before then.
+// Pyodide asks for its files with fetch(), which is routed here for the shipped ones, so it gets
+// them inflated and checked.
 const SHIPPED = CONFIG.shipped;  // path Pyodide or the worker asks for -> shipped entry
 const SHIPPED_JS = URL.createObjectURL(new Blob([__SHIPPED_JS__], { type: "text/javascript" }));
 const fetcher = new Worker(SHIPPED_JS, { name: "bpe-shipped" });
