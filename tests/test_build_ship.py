@@ -70,6 +70,9 @@ def test_the_page_and_the_worker_are_told_where_the_brotli_decoder_is(tmp_path, 
     assert gzip.decompress((tmp_path / "out" / decoder["wasm"]["file"]).read_bytes()) == b"\0asm\1\0\0\0"
     code = ship.shipped_js(decoder)
     assert "__BROTLI_DECODER__" not in code and decoder["module"]["file"] in code
+    # The file worker's part only where the script runs as the file worker: not on the page.
+    marker = 'self.name === "bpe-shipped"'
+    assert marker not in code and marker in ship.shipped_js(decoder, worker=True)
 
 
 PAGE = """<head>

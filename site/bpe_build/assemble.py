@@ -136,7 +136,7 @@ def assemble(out: Path, parts: Parts) -> None:
         {name: full_lock["packages"][name]["version"] for name in bundled}, preload,
         shipped, rename_hashed(out, PYODIDE_DIR + "pyodide.js"))
     config["keep"] = [entry["kept"] for entry in [*shipped.values(), *page_scripts, *decoder.values()]]
-    worker = worker_js().replace("__SHIPPED_JS__", json.dumps(shipped_js(decoder)))
+    worker = worker_js().replace("__SHIPPED_JS__", json.dumps(shipped_js(decoder, worker=True)))
     (out / "app.js").write_text(worker.replace("__CONFIG__", json.dumps(config, indent=2)))
     worker_file = rename_hashed(out, "app.js")
     html = html.replace(early_worker(), early_worker().replace("./app.js", f"./{worker_file}")

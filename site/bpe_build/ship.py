@@ -138,9 +138,11 @@ def ship_decoder(out: Path, package: Path) -> dict[str, dict]:
     return dict(zip(DECODER_FILES, ship_all(out, files)))
 
 
-def shipped_js(decoder: dict[str, dict]) -> str:
-    """shipped.js, told where the brotli decoder's files are."""
-    return (BUILD_ASSETS / "shipped.js").read_text().replace("__BROTLI_DECODER__", json.dumps(decoder))
+def shipped_js(decoder: dict[str, dict], worker: bool = False) -> str:
+    """shipped.js, told where the brotli decoder's files are; with `worker`, followed by
+    shipped_worker.js, which runs where the script is started as the file worker ("bpe-shipped")."""
+    code = (BUILD_ASSETS / "shipped.js").read_text().replace("__BROTLI_DECODER__", json.dumps(decoder))
+    return code + (BUILD_ASSETS / "shipped_worker.js").read_text() if worker else code
 
 
 #: The worker's parts (site/bpe_build/worker/), each with one job, in the order they run.

@@ -1,0 +1,96 @@
+// The file worker, "bpe-shipped": the app's worker (files.js) runs shipped.js and this file, joined
+// (ship.py, shipped_js), in a worker of its own under that name.
+//
+// {load: [[entry, ...], ...], base} loads the entries of each list
+// together, a list once every file of the one before it is here (Pyodide's own files before the
+// bundles, so that on a slow link Pyodide can start while the bundles download; the first list's
+// pace picks the codec of the later ones); over a slow link, after the first list, a file at a time
+// in the order given (see `send`). It answers file by file with {wired: file, start, end, packed}
+// once a file from the server is all here (when it was asked for and when it was all here, in this
+// worker's clock; see `timed`), then {file, buffer, source} or {file, error};
+// {prune: [kept name, ...], base} is answered with {pruned: count}.
+if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
+  // Each file from the server: [url, asked, all here (JavaScript's times), bytes as shipped].
+  const bodies = [];
+
+  // When a file was asked for, when its first byte came and when its last, as the browser's network
+  // stack timed them (Resource Timing); JavaScript's own times where it has not (yet). JavaScript
+  // sees them late by whatever else the machine runs, this thread's own inflating included: on
+  // localhost, the 0.24 MB pyodide.asm.js was all here 2 ms after its first byte, but read to its
+  // end 31 ms after that, at start-up on 2 cores.
+  function timed(url, asked, here) {
+    const timing = performance.getEntriesByName(url).findLast((entry) => entry.responseEnd > 0);
+    return timing ? { asked: timing.startTime, first: timing.responseStart, here: timing.responseEnd }
+      : { asked, first: asked, here };
+  }
+
+  // The pace the link brings a body at, first byte to last. The wait for the first byte is left
+  // out, as it costs the same whatever the codec, and so are bodies under BODY bytes, which come in
+  // one piece or two: their time is the machine's (pyodide-lock.json's 0.9 KB took 2-5 ms on localhost).
+  const BODY = 64 << 10;
+  function bodyPace() {
+    return bpeShipped.pace(bodies.filter((body) => body[3] >= BODY).map(([url, asked, here, packed]) => {
+      const { first, here: last } = timed(url, asked, here);
+      return [first, last, packed];
+    }));
+  }
+
+  // Loads an entry in the codec the link's pace so far picks: {here, nearly}, promises of when it is
+  // all here and of when it is nearly here, that is when the bytes left would come, at that pace,
+  // within the wait its first byte took (what asking for the next file costs). Over a slow link
+  // the next file is asked for then: each file has the whole link, so the wasm is compiled and
+  // instantiated while the stdlib comes (measured over 20 Mbit/s + 40 ms: Python's start 0.1-0.4 s
+  // sooner), and the link is not left idle between two.
+  const said = new Set();
+  function send(entry, base) {
+    const bytesPerMs = bodyPace();
+    const chosen = bpeShipped.codecFor(entry, bytesPerMs);
+    if (entry.smaller && !said.has(chosen.codec)) {
+      said.add(chosen.codec);
+      const at = bytesPerMs ? `${Math.round(bytesPerMs * 8 / 1000)} Mbit/s` : "a pace not known (all from the cache)";
+      console.log(`[bpe] the link brought the first files at ${at}: the big ones come with ${chosen.codec}`);
+    }
+    let here, nearly;
+    const arrived = new Promise((resolve) => { here = resolve; });
+    const close = new Promise((resolve) => { nearly = resolve; });
+    const asked = performance.now();
+    let first = null;
+    const progress = (bytes) => {
+      first ??= performance.now();
+      if ((chosen.packed - bytes) / bytesPerMs <= first - asked) nearly();
+    };
+    const wired = (start, end) => {
+      const url = new URL(chosen.file, base).href;
+      bodies.push([url, start, end, chosen.packed]);
+      const span = timed(url, start, end);  // for the libraries' wait (files.js): latency counts there
+      self.postMessage({ wired: entry.file, start: span.asked, end: span.here, packed: chosen.packed });
+      here();
+      nearly();
+    };
+    bpeShipped.load(chosen, base, { wired, progress }).then(
+      (bytes) => self.postMessage({ file: entry.file, buffer: bytes.buffer, source: bpeShipped.sources[chosen.file] },
+                                  [bytes.buffer]),
+      (error) => self.postMessage({ file: entry.file, error: `${error.message || error}` })).finally(() => {
+      here();
+      nearly();
+    });
+    return { here: arrived, nearly: close };
+  }
+
+  async function sendAll(group, base) {
+    if (!bpeShipped.slow(bodyPace())) {
+      await Promise.all(group.map((entry) => send(entry, base).here));
+      return;
+    }
+    if (!said.has("one at a time")) {
+      said.add("one at a time");
+      console.log("[bpe] over this slow link the files come one at a time");
+    }
+    for (const entry of group) await send(entry, base).nearly;
+  }
+
+  self.onmessage = async ({ data }) => {
+    for (const group of data.load || []) await sendAll(group, data.base);
+    if (data.prune) self.postMessage({ pruned: await bpeShipped.prune(data.base, data.prune) });
+  };
+}
