@@ -1,11 +1,10 @@
 // The file worker, "bpe-shipped": the app's worker (files.js) runs shipped.js and this file, joined
 // (ship.py, shipped_js), in a worker of its own under that name.
 //
-// {load: [[entry, ...], ...], base} loads the entries of each list
-// together, a list once every file of the one before it is here (Pyodide's own files before the
-// bundles, so that on a slow link Pyodide can start while the bundles download; the first list's
-// pace picks the codec of the later ones); over a slow link, after the first list, a file at a time
-// in the order given (see `send`). It answers file by file with {wired: file, start, end, packed}
+// {load: [[entry, ...], ...], base} loads the entries of each list together, a list once every
+// file of the one before it is here (Pyodide's own files before the bundles, so that on a slow link
+// Pyodide can start while the bundles download); the first list's pace picks the codec of the
+// later ones, and over a slow link they come a file at a time in the order given (see `send`). It answers file by file with {wired: file, start, end, packed}
 // once a file from the server is all here (when it was asked for and when it was all here, in this
 // worker's clock; see `timed`), then {file, buffer, source} or {file, error};
 // {prune: [kept name, ...], base} is answered with {pruned: count}.
@@ -35,7 +34,15 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
     }));
   }
 
-  // Loads an entry in the codec the link's pace so far picks: {here, nearly}, promises of when it is
+  // The link's pace as the first list's files timed it (bytes per ms; 0: not known, as when they
+  // all came from the cache), taken once: it picks the codec and the order of every later file.
+  // Later bodies do not change it, as a busy machine reads big bodies late: on a 2-core CI machine
+  // over localhost, the pace counted over the wasm and the stdlib too fell below 100 Mbit/s where
+  // the first files' was 185, and the files after them came one at a time.
+  let linkPace = null;
+  const pace = () => linkPace ?? 0;
+
+  // Loads an entry in the codec the link's pace picks: {here, nearly}, promises of when it is
   // all here and of when it is nearly here, that is when the bytes left would come, at that pace,
   // within the wait its first byte took (what asking for the next file costs). Over a slow link
   // the next file is asked for then: each file has the whole link, so the wasm is compiled and
@@ -43,7 +50,7 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
   // sooner), and the link is not left idle between two.
   const said = new Set();
   function send(entry, base) {
-    const bytesPerMs = bodyPace();
+    const bytesPerMs = pace();
     const chosen = bpeShipped.codecFor(entry, bytesPerMs);
     if (entry.smaller && !said.has(chosen.codec)) {
       said.add(chosen.codec);
@@ -78,7 +85,7 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
   }
 
   async function sendAll(group, base) {
-    if (!bpeShipped.slow(bodyPace())) {
+    if (!bpeShipped.slow(pace())) {
       await Promise.all(group.map((entry) => send(entry, base).here));
       return;
     }
@@ -90,7 +97,10 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
   }
 
   self.onmessage = async ({ data }) => {
-    for (const group of data.load || []) await sendAll(group, data.base);
+    for (const group of data.load || []) {
+      await sendAll(group, data.base);
+      linkPace ??= bodyPace();
+    }
     if (data.prune) self.postMessage({ pruned: await bpeShipped.prune(data.base, data.prune) });
   };
 }
