@@ -2,7 +2,7 @@
 """How fast the built site loads: cold cache, headless Debian Chromium, dist/ served on 127.0.0.1.
 
     .venv/bin/python benchmarks/site_load.py [--runs 5] [--link 20:40] [--second-visit] [--dist DIR] [--json out.json]
-                                             [--waterfall]
+                                             [--waterfall] [--js-flags=--liftoff-only]
 
 Run `python3 build.py build` (or `build.py test`) first; this script builds dist/ if it is stale.
 Each run uses a new browser context, so nothing is cached; with --second-visit the page is opened
@@ -225,6 +225,9 @@ def main() -> int:
     parser.add_argument("--dist", type=Path, help="serve this folder (say an older build's dist/) as it is")
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--waterfall", action="store_true", help="print when each file was sent, run by run")
+    parser.add_argument("--js-flags", metavar="FLAGS",
+                        help="V8 flags for the browser, to see what stands in the way (say --liftoff-only: "
+                             "WebAssembly never tiers up to TurboFan); a page cannot set them")
     args = parser.parse_args()
     global WATERFALL
     WATERFALL = args.waterfall
@@ -243,7 +246,9 @@ def main() -> int:
 
     results = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
+        flags = [f"--js-flags={args.js_flags}"] if args.js_flags else []
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS + flags,
+                                             headless=True)
         for index in range(args.runs):
             result = one_run(browser, url, link, args.second_visit)
             results.append(result)
@@ -253,7 +258,8 @@ def main() -> int:
 
     keys = list(results[0])
     summary = {key: statistics.median(r[key] for r in results if key in r) for key in keys}
-    print(f"{dist}: {size / 1e6:.1f} MB; link: {args.link or 'localhost'}; second visit: {args.second_visit}")
+    print(f"{dist}: {size / 1e6:.1f} MB; link: {args.link or 'localhost'}; second visit: {args.second_visit}"
+          + (f"; V8 flags: {args.js_flags}" if args.js_flags else ""))
     print("median: " + "  ".join(f"{k} {v:.2f} s" for k, v in summary.items()))
     if args.json:
         args.json.write_text(json.dumps({"runs": results, "median": summary, "dist_bytes": size}, indent=2))
