@@ -1,10 +1,12 @@
 // The file worker, "bpe-shipped": the app's worker (files.js) runs shipped.js and this file, joined
 // (ship.py, shipped_js), in a worker of its own under that name.
 //
-// {load: [[entry, ...], ...], base} loads the entries of each list together, a list once every
-// file of the one before it is here (Pyodide's own files before the bundles, so that on a slow link
-// Pyodide can start while the bundles download); the first list's pace picks the codec of the
-// later ones, and over a slow link they come a file at a time in the order given (see `send`). It answers file by file with {wired: file, start, end, packed}
+// {load: [[entry, ...], ...], base[, hold: [entry, ...]]} loads the entries of each list together, a
+// list once every file of the one before it is here (Pyodide's own files before the bundles, so
+// that on a slow link Pyodide can start while the bundles download); the first list's pace picks
+// the codec of the later ones, and over a slow link they come a file at a time in the order given
+// (see `send`). `hold` comes after them, but over a slow link only once a message says {release: true}
+// (its `load` then comes after the held list). It answers file by file with {wired: file, start, end, packed}
 // once a file from the server is all here (when it was asked for and when it was all here, in this
 // worker's clock; see `timed`), then {file, buffer, source} or {file, error};
 // {prune: [kept name, ...], base} is answered with {pruned: count}.
@@ -96,10 +98,25 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
     for (const entry of group) await send(entry, base).nearly;
   }
 
+  // What waits for {release} (files.js: numpy's libraries over a slow link), and whether it came.
+  let held = null;
+  let released = false;
+
   self.onmessage = async ({ data }) => {
-    for (const group of data.load || []) {
+    const groups = [...data.load || []];
+    if (data.release) {
+      released = true;
+      if (held) groups.unshift(held);
+      held = null;
+    }
+    for (const group of groups) {
       await sendAll(group, data.base);
       linkPace ??= bodyPace();
+    }
+    if (data.hold && (released || !bpeShipped.slow(pace()))) await sendAll(data.hold, data.base);
+    else if (data.hold) {
+      held = data.hold;
+      console.log("[bpe] over this slow link numpy's libraries wait until they are wanted");
     }
     if (data.prune) self.postMessage({ pruned: await bpeShipped.prune(data.base, data.prune) });
   };

@@ -108,6 +108,7 @@ def shipped_summary(console: list[str]) -> str:
 
 STARTED_FROM_SNAPSHOT = "[bpe] Python and the app started from the snapshot this browser kept"
 ONE_AT_A_TIME = "[bpe] over this slow link the files come one at a time"
+LIBRARIES_HELD = "[bpe] over this slow link numpy's libraries wait until they are wanted"
 KEPT_SNAPSHOT = "[bpe] kept a snapshot of Python for the next visit"
 SNAPSHOT_UNUSABLE = "[bpe] the kept snapshot could not be used; starting Python afresh"
 
@@ -221,6 +222,7 @@ import _imp, sys
     # The first files' pace decides both the codec and whether the files come one at a time (on
     # localhost, gzip and together, unless a busy machine brought even those below 100 Mbit/s).
     assert (ONE_AT_A_TIME in console) == (codecs_chosen(console) == {"brotli"}), codecs_chosen(console)
+    assert (LIBRARIES_HELD in console) == (ONE_AT_A_TIME in console)
     assert any(line.startswith("[bpe-timing] first-screen ") for line in console)  # it answered before Panel
     # Panel's bundles are asked for once the first screen has answered (files.js, loadLater), not
     # while Python starts: they arrive after its answer.
@@ -290,9 +292,9 @@ def test_on_a_slow_link_python_does_not_wait_for_libraries_that_cannot_come_in_t
         assert errors == [], errors
 
 
-#: The files after the first ones, in the order the worker asks for them over a slow link.
-IN_TURN = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/first-screen.bundle", "app.bundle",
-           "pyodide/libraries.bundle")
+#: The files after the first ones, in the order the worker asks for them over a slow link (numpy's
+#: libraries wait until they are wanted, after the first answer).
+IN_TURN = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/first-screen.bundle", "app.bundle")
 
 
 def test_over_a_narrow_link_the_big_files_come_with_brotli_one_at_a_time(served, browser):
@@ -300,7 +302,9 @@ def test_over_a_narrow_link_the_big_files_come_with_brotli_one_at_a_time(served,
     takes the big files with brotli (1.5 MB fewer) and inflates them itself; the first screen answers
     from them. The rule itself: gzip where the pace is fast or not known, or no brotli was shipped.
     The files come one at a time, each asked for once the one before it is nearly all here, so
-    that the wasm comes with the whole link (and is compiled while the stdlib comes)."""
+    that the wasm comes with the whole link (and is compiled while the stdlib comes). numpy's
+    libraries, which Python starts without there, are held back until the first screen has
+    answered, so that inflating them does not slow Python's start; the full page still gets them."""
     folder, url = served
     _, _, config = worker_config(folder)
     RecordingHandler.asked.clear()
@@ -332,6 +336,10 @@ def test_over_a_narrow_link_the_big_files_come_with_brotli_one_at_a_time(served,
                 # takes 1.1 s to come, the stdlib 0.6 s; all at once, the stdlib would be asked with it).
                 sent, later_asked = RecordingHandler.sent[name][1], RecordingHandler.sent[later][0]
                 assert later_asked > sent - 0.25, (name, later, sent - later_asked)
+            assert LIBRARIES_HELD in console
+            page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
+            marks = [line.split()[1] for line in console if line.startswith("[bpe-timing] ")]
+            assert marks.index("first-screen") < marks.index("loaded:libraries.bundle"), marks
             assert errors == [], errors
     finally:
         RecordingHandler.rate = None

@@ -6,7 +6,9 @@
 // the big ones (shipped.js, codecFor); its wasm and the stdlib Python's start needs (the wasm
 // first: over a slow link, where the files come one at a time, it is compiled while the stdlib
 // comes); the first screen's bundles (wanted once Python has started); numpy's libraries (loaded
-// before Python starts if they come in time, for the snapshot: see startPython). The rest (the
+// before Python starts if they come in time, for the snapshot: see startPython; over a slow link,
+// where they do not, the file worker holds them back until they are wanted: `releaseLibraries`).
+// The rest (the
 // stdlib's other modules, Panel, Bokeh: 23 MB to inflate and check) is asked for once the first
 // screen has answered, or Python has started from a snapshot (`loadLater`): on 2 cores, inflating
 // it while Python starts put the first answer 0.1-0.2 s later, and it is not wanted before then.
@@ -46,12 +48,20 @@ fetcher.postMessage({ base: BASE, load: [
   PYODIDES.filter((entry) => !entry.smaller),  // first: at the pace they come, the rest's codec is chosen
   PYODIDES.filter((entry) => entry.smaller),  // the wasm, then the stdlib (assemble.py, STARTUP_FILES)
   CONFIG.first_bundles.map((path) => SHIPPED[path]),
-  [SHIPPED[CONFIG.libraries_bundle]],
-] });
+], hold: [SHIPPED[CONFIG.libraries_bundle]] });
 let laterAsked = false;
 function loadLater() {
-  if (!laterAsked) fetcher.postMessage({ base: BASE, load: [CONFIG.bundles.map((path) => SHIPPED[path])] });
+  if (!laterAsked) fetcher.postMessage({ base: BASE, release: true, load: [CONFIG.bundles.map((path) => SHIPPED[path])] });
   laterAsked = true;
+}
+
+// numpy's libraries, asked for now if the file worker held them back (a slow link): over 20 Mbit/s
+// + 40 ms, inflating, checking and keeping their 4 MB while Python started made Pyodide's own
+// imports 0.1-0.25 s slower (measured with V8's tiering off; docs/benchmarks.md), for files that
+// Python starts without there anyway. They are wanted before Panel is imported (loadLater asks for
+// them first), or before Python starts if startPython waits for them after all.
+function releaseLibraries() {
+  fetcher.postMessage({ base: BASE, release: true });
 }
 
 const fetchAnything = self.fetch.bind(self);

@@ -39,6 +39,7 @@ function markBootstrap(api) {
 // starts, Emscripten takes their memory from the top of the static data (not from malloc) and
 // their table slots in order, so both are the same on every visit (which a snapshot needs).
 async function loadLibraries(Module) {
+  releaseLibraries();
   writeBundle(Module.FS, await LOADS[CONFIG.libraries_bundle]);
   mark("libraries-fetched");
   for (const library of CONFIG.preload_libraries) {
@@ -119,6 +120,7 @@ function librariesInTime(snapshot) {
     return Promise.resolve(false);
   }
   console.log(`${away}: waited for, up to ${LIBRARIES_GRACE} ms`);
+  releaseLibraries();  // (the file worker judges a slow link from the first files alone)
   const late = new Promise((resolve) => setTimeout(() => resolve(false), LIBRARIES_GRACE));
   return Promise.race([LOADS[CONFIG.libraries_bundle].then(() => true, () => true), late]);  // a failure: loadLibraries says it
 }
