@@ -31,8 +31,6 @@ from bpe.panes.chart import chart_svg, merges_html
 from bpe.panes.corpus import corpus_html
 from bpe.panes.encoding import EXAMPLES, b_encoding_html, encoding_html
 from bpe.panes.stepper import stepper_html
-from .link_fields import FIELDS
-from .share import query_to_changes, tour_shows
 from .state import AppState
 from .state.chat import chat_pane
 
@@ -68,6 +66,10 @@ class FirstScreen:
 
     def open_address(self, query: str) -> None:
         """Show a share link's view, or the default view and why not (as the app's share view does)."""
+        # Imported here: most visits open no link, and their first answer should not wait for the
+        # links' code (a tenth of this module's import in Pyodide; the app imports it later anyway).
+        from .share import query_to_changes, tour_shows
+
         changes, error = query_to_changes(query.removeprefix("?"))
         if error:
             self.message = error
@@ -211,6 +213,8 @@ def hand_over() -> bool:
     screen = _screen
     if screen is None or screen.state is screen.app:
         return False
+    from .link_fields import FIELDS  # (imported by the app by now, see `open_address`)
+
     shown = screen.state
     screen.app.restore({name: getattr(shown, name) for name in FIELDS}, shown.round)
     screen.app.param.update(inspected=shown.inspected, message=shown.message, message_kind=shown.message_kind)
