@@ -8,10 +8,10 @@
 // comes); the first screen's bundles (wanted once Python has started); numpy's libraries (loaded
 // before Python starts if they come in time, for the snapshot: see startPython; over a slow link,
 // where they do not, the file worker holds them back until they are wanted: `releaseLibraries`).
-// The rest (the
-// stdlib's other modules, Panel, Bokeh: 23 MB to inflate and check) is asked for once the first
-// screen has answered, or Python has started from a snapshot (`loadLater`): on 2 cores, inflating
-// it while Python starts put the first answer 0.1-0.2 s later, and it is not wanted before then.
+// The rest (the stdlib's other modules, Panel, Bokeh: 23 MB to inflate and check) is asked for
+// once the first screen has answered, or Python has started from a snapshot (`loadLater`): on 2
+// cores, inflating it while Python starts put the first answer 0.1-0.2 s later, and it is not
+// wanted before then.
 // Pyodide asks for its files with fetch(), which is routed here for the shipped ones, so it gets
 // them inflated and checked.
 const SHIPPED = CONFIG.shipped;  // path Pyodide or the worker asks for -> shipped entry
