@@ -22,6 +22,7 @@ from .paths import (
 )
 from .ship import page_loader, rename_hashed, ship_decoder, ship_page, ship_worker_files, shipped_js, worker_js
 from .snapshot import snapshot_functions
+from .still import add_still
 from .trim import stdlib_at_start, stdlib_left_out, stdlib_of_first_screen
 from .util import log, pins, step, tree_digest
 from .wheels import prepare_wheels, served_apart
@@ -142,6 +143,7 @@ def assemble(out: Path, parts: Parts) -> None:
     html = html.replace(early_worker(), early_worker().replace("./app.js", f"./{worker_file}")
                         + page_loader(page_scripts, decoder))
     (out / "index.html").write_text(html)
+    add_still(out)
 
 
 #: Pyodide's own files loaded at start-up, each shipped (pyodide.js, loaded by importScripts, is not),

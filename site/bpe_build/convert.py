@@ -57,7 +57,8 @@ __FIRST_SCREEN_JS__
 
 def early_worker() -> str:
     """EARLY_WORKER with the first screen's scripts in it (places.js, which it uses, first)."""
-    scripts = "\n".join((BUILD_ASSETS / name).read_text() for name in ("places.js", "adopt.js", "first_screen.js"))
+    scripts = "\n".join((BUILD_ASSETS / name).read_text()
+                         for name in ("places.js", "adopt.js", "hand_over.js", "still_page.js", "first_screen.js"))
     return EARLY_WORKER.replace("__FIRST_SCREEN_JS__", scripts)
 
 
@@ -66,7 +67,11 @@ def early_worker() -> str:
 #: system's dark mode the page is dark from the start (the worker then draws Panel's dark widgets).
 LOADING_STYLE = """    <style>
       body.pn-loading { cursor: progress; }
-      body.pn-loading > [data-root-id] > * { filter: grayscale(1) opacity(0.45); pointer-events: none; user-select: none; }
+      body.pn-loading > [data-root-id] > *, body.pn-loading > #bpe-still {
+        filter: grayscale(1) opacity(0.45); pointer-events: none; user-select: none;
+      }
+      /* Bokeh's document is drawn out of sight while the still page shows (first_screen.js) */
+      body.bpe-still > [data-root-id] > * { position: absolute; left: 0; top: 0; width: 100%; visibility: hidden; }
       body.pn-loading .pn-loading-msg {
         position: fixed; top: auto; bottom: 16%; left: 50%; transform: translateX(-50%); width: auto; z-index: 1001;
         filter: none;
@@ -75,11 +80,17 @@ LOADING_STYLE = """    <style>
         box-shadow: 0 4px 16px rgba(31, 35, 40, 0.15);
       }
       body.pn-loading .pn-loading-msg::after { content: " …"; }
+      /* Nothing turns while Python starts. Panel's spinner is an animated mask over the whole page, and
+         drawing it took 0.3-0.5 s of the two cores from Python's start; a small one in the card took
+         0.1-0.3 s (every frame draws the greyed page again). The card says what is being done. */
+      body.pn-loading::before { display: none; }
       /* The first screen answers: the page is live, and the card is a small line at the bottom. */
       body.pn-loading.bpe-first { cursor: auto; overflow: visible; }
       /* Panel's spinner and its cover, over the whole page */
       body.pn-loading.bpe-first::before, body.pn-loading.bpe-first::after { display: none; }
-      body.pn-loading.bpe-first > [data-root-id] > * { filter: none; pointer-events: auto; user-select: auto; }
+      body.pn-loading.bpe-first > [data-root-id] > *, body.pn-loading.bpe-first > #bpe-still {
+        filter: none; pointer-events: auto; user-select: auto;
+      }
       body.pn-loading.bpe-first .pn-loading-msg { bottom: 12px; font-size: 13px; font-weight: 400; padding: 6px 12px; }
       body.pn-loading.bpe-first .pn-loading-msg::after { content: none; }
       @media (prefers-color-scheme: dark) {

@@ -9,6 +9,11 @@
 //
 // A control that needs the full page says so, and its click is done again once the page is there.
 // When Panel's document replaces this one, the focus, the caret and the scroll come back.
+//
+// Before Bokeh has drawn the prerendered document, the page shows it still (still_page.js: the same
+// document as HTML, answered the same way). Bokeh's scripts run once the first answer is here (on
+// two cores they would slow Python's start), and when Bokeh has drawn, its document takes the still
+// page's place. The hand-over to Panel's document is hand_over.js.
 "use strict";
 (() => {
   const worker = window.bpeWorker;
@@ -39,17 +44,22 @@
     .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
   function show(view, ready, seq) {
     if (state.over) return;
-    if (!state.doc) {  // before Bokeh has drawn the page: shown once it has
-      state.early = { view, seq, ready: ready || Boolean(state.early && state.early.ready) };
-      return;
-    }
     if (ready) {
       state.live = true;
       document.body.classList.add("bpe-first");
+      // Once every change sent is answered, and that answer painted: Bokeh's scripts hold the thread.
+      if ((seq || 0) >= state.seq) requestAnimationFrame(() => setTimeout(bokehMay, 0));
+    }
+    if (!state.doc) {  // before Bokeh has drawn the page: on the still page, and on Bokeh's once it has drawn
+      state.early = { view, seq, ready: ready || Boolean(state.early && state.early.ready) };
+      if (!(seq < state.seq) && still.page()) {
+        still.show(view);
+        shown();
+      }
+      return;
     }
     if (seq < state.seq) return;
-    const first = !state.shown;
-    state.shown = true;
+    shown();
     const models = byClass();
     state.setting += 1;
     try {
@@ -72,8 +82,11 @@
       state.setting -= 1;
     }
     if (view.message) say(view.message);
+  }
+  function shown() {
     // For the benchmark (benchmarks/site_load.py), as the worker's marks: when the first answer was set.
-    if (first) console.log(`[bpe-timing] page:first-shown ${Math.round(performance.now())} ms`);
+    if (!state.shown) console.log(`[bpe-timing] page:first-shown ${Math.round(performance.now())} ms`);
+    state.shown = true;
   }
 
   // The status card at the bottom says what the full page is doing, and what waits for it.
@@ -118,7 +131,7 @@
   // Clicks: previous, next, the examples and moving a chat message are answered; another control's
   // click (adding or removing a message among them) is kept.
   const CONTROLS = "button, select, input, textarea, a[href], [role=button], [role=slider], label";
-  function clicked(event) {
+  function clicked(event, placeOf = where) {
     if (state.over || !state.live) return;
     const path = event.composedPath();
     const button = path.find((node) => node.tagName === "BUTTON");
@@ -144,7 +157,7 @@
     if (!control) return;
     event.preventDefault();
     event.stopPropagation();
-    const place = where(control);
+    const place = placeOf(control);
     if (click && place && !state.queued.some((kept) => JSON.stringify(kept) === JSON.stringify(place))) {
       state.queued.push(place);
     }
@@ -155,96 +168,71 @@
     if (event.key === "Enter" || event.key === " ") clicked(event);
   }, true);
 
-  const { where, find } = window.bpePlaces;  // places.js
+  const { where, deepAll } = window.bpePlaces;  // places.js
 
-  // The hand-over. Before Panel's document replaces this one: what had focus, and the scroll.
-  function leaving() {
-    state.over = true;
-    let active = document.activeElement;
-    while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
-    state.focus = active && active !== document.body ? {
-      at: where(active), value: active.value, start: active.selectionStart, end: active.selectionEnd,
-    } : null;
-    state.scroll = [window.scrollX, window.scrollY];
-  }
-  // `then(element)` once the element at `steps` is drawn: Panel's views draw some of their parts
-  // after the document is linked.
-  function whenDrawn(place, then, tries = 100) {
-    const element = find(place);
-    if (element) then(element);
-    else if (place && tries > 0) setTimeout(() => whenDrawn(place, then, tries - 1), 50);
-  }
-  // Once it is linked (convert.py calls this): the focus, the caret, the scroll and the kept clicks.
-  state.linked = () => {
-    window.scrollTo(...state.scroll);
-    const kept = state.focus;
-    if (kept) {
-      whenDrawn(kept.at, (element) => {
-        if (typeof kept.value === "string" && element.value !== kept.value) {
-          element.value = kept.value;  // typed while the full page was built: it reaches Python as typing does
-          element.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-        }
-        element.focus({ preventScroll: true });
-        if (typeof kept.start === "number" && element.setSelectionRange) element.setSelectionRange(kept.start, kept.end);
-      });
-    }
-    for (const place of state.queued.splice(0)) whenDrawn(place, (control) => { control.focus(); control.click(); });
-  };
+  // The hand-over to Panel's document (hand_over.js), and the still page (still_page.js) until Bokeh
+  // has drawn the prerendered document.
+  const handOver = window.bpeHandOver(state, { still: () => still, drawn: () => drawn });
+  const still = window.bpeStillPage({
+    send, row, within, clicked, refocus: handOver.refocus, over: () => state.over,
+    drawn: () => { if (state.early && !(state.early.seq < state.seq)) still.show(state.early.view); },  // an answer before
+    failed: () => bokehMay(),
+  });
+  state.still = still;
 
-  // The app's document, set on the prerendered one in place (adopt.js): what Panel's page takes for
-  // the views it drew, or null if it must draw them.
-  // A snapshot's Python can be up before Bokeh has drawn the prerendered document: finishing that
-  // drawing is sooner than drawing the app's anew (unless it takes longer than DRAWN_WAIT ms).
-  const DRAWN_WAIT = 3000;
-  state.adopt = async (json) => {
-    const doc = await Promise.race([drawn, new Promise((resolve) => setTimeout(() => resolve(null), DRAWN_WAIT))]);
-    console.log(`[bpe-timing] page:adopting ${Math.round(performance.now())} ms`);
-    if (!window.bpeAdopt(doc, json, state.touched)) return null;
-    console.log(`[bpe-timing] page:adopted ${Math.round(performance.now())} ms`);
-    return { roots: new Map(doc.roots().map((model) => [model.id, { model }])) };
-  };
-
-  // Otherwise Panel's page draws its document into new containers, hidden beside the prerendered ones
-  // (convert.py patches it to), and the two change places in one step once it is drawn: no frame
-  // is painted without a page, and the page keeps its height (and so its scroll).
-  state.containers = [];
-  state.container = (old) => {
-    const next = old.cloneNode(false);  // its attributes, no content
-    next.id = `${old.id}-live`;
-    next.style.cssText = "display: block; position: absolute; left: 0; top: 0; width: 100%; visibility: hidden;";
-    old.after(next);
-    state.containers.push([old, next]);
-    return next;
-  };
-  state.swap = (prerendered) => {
-    for (const view of prerendered) view.remove();
-    for (const [old, next] of state.containers.splice(0)) {
-      old.remove();
-      next.style.cssText = "display: contents;";
-    }
-  };
+  // Bokeh's scripts run once the first answer is here (or the worker starts from a snapshot, which
+  // has no first screen), or once the page is parsed if it has no still page (or after HOLD_BOKEH
+  // ms if no answer comes: Panel's page then says why).
+  // A test holds them back with `window.bpeHoldBokeh`, set before the page's scripts run, until it
+  // calls `window.bpeReleaseBokeh()`.
+  const HOLD_BOKEH = 15000;
+  let bokehMay;
+  state.bokehMay = new Promise((resolve) => {
+    bokehMay = () => {
+      if (window.bpeHoldBokeh) window.bpeReleaseBokeh = resolve;
+      else resolve();
+    };
+  });
+  document.addEventListener("DOMContentLoaded", () => { if (!still.page()) bokehMay(); });
+  setTimeout(() => bokehMay(), HOLD_BOKEH);
 
   // Before Panel's own handler of the worker's messages (this listener is added first).
   worker.addEventListener("message", ({ data }) => {
     if (data.type === "first-view") show(data.view, data.ready, data.seq);
+    else if (data.type === "files-coming") still.filesCome();
+    else if (data.type === "status" && !state.live) say(data.msg);  // Panel's page says it once Bokeh runs
     else if (data.type === "first-step") {
       state.step = ` (step ${data.done} of ${data.of})`;
       if (state.message.startsWith("The full page is starting")) waits();
-    } else if (data.type === "render") leaving();
+    } else if (data.type === "from-snapshot") bokehMay();  // no first screen answers: Bokeh may run now
+    else if (data.type === "render") {
+      handOver.leaving();
+      bokehMay();
+    }
   });
 
   // The prerendered document, once Bokeh has drawn it.
   let found;
   const drawn = new Promise((resolve) => { found = resolve; });
+  // With a still page, "drawn" is when its views are: the still page shows until then (Panel's HTML
+  // views show their HTML a frame after they have drawn it).
+  const viewsDrawn = () => {
+    const views = [...window.Bokeh.index.roots];
+    return views.length > 0 && views.every((view) => view.has_finished())
+      && deepAll(".bpe-encoding-pane").some((pane) => [...pane.shadowRoot.children]
+        .some((node) => node.tagName === "DIV" && node.style.visibility !== "hidden"));
+  };
   const watch = setInterval(() => {
     const doc = window.Bokeh && window.Bokeh.documents && window.Bokeh.documents[0];
-    if (!doc) return;
+    if (!doc || still.page() && !viewsDrawn()) return;
     clearInterval(watch);
     console.log(`[bpe-timing] page:first-doc ${Math.round(performance.now())} ms`);
     found(doc);
-    if (state.over) return;
-    state.doc = doc;
-    doc.on_change(changed, false);
-    if (state.early) show(state.early.view, state.early.ready, state.early.seq);
+    if (!state.over) {
+      state.doc = doc;
+      doc.on_change(changed, false);
+      if (state.early) show(state.early.view, state.early.ready, state.early.seq);
+    }
+    still.leave();
   }, 20);
 })();

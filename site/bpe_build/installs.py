@@ -41,9 +41,11 @@ def build_requirements() -> list[str]:
 
 
 def setup_build() -> None:
-    """What `build` needs: the venv with Panel + Bokeh (the converter) and bpe itself."""
+    """What `build` needs: the venv with Panel + Bokeh (the converter), Playwright and bpe itself,
+    and Debian's Chromium, which draws the still page (still.py)."""
     ensure_venv()
     pip_install_once(build_requirements())
+    ensure_chromium()
 
 
 #: The npm packages whose own encoders give the ids the real tokenizers' tests expect.

@@ -27,6 +27,9 @@
     await parsed;
     const loaded = await Promise.all(texts);
     console.log(`[bpe-timing] page:scripts-loaded ${Math.round(performance.now())} ms`);
+    // With a still page, not before the first screen's first answer (first_screen.js): on two cores
+    // Bokeh's scripts and drawing would slow Python's start.
+    await window.bpeFirstScreen.bokehMay;
     for (const data of document.querySelectorAll('script[type="application/json"][data-shipped]')) {
       data.textContent = loaded[Number(data.dataset.shipped)];
     }

@@ -13,12 +13,13 @@
   }
   const inside = (host, tag, text) =>
     deepAll(tag, host.shadowRoot || host).filter((node) => node.textContent.trim() === text);
-  function where(element) {
+  // (`within`: the root its elements are counted in; the still page's are counted in its own.)
+  function where(element, within = document) {
     let host = element.parentNode instanceof ShadowRoot ? element.parentNode.host : element.parentNode;
     while (host && !ours(host)) host = host.parentNode instanceof ShadowRoot ? host.parentNode.host : host.parentNode;
     if (!host || host === document) return null;
     const name = ours(host), tag = element.tagName.toLowerCase(), text = element.textContent.trim();
-    return { name, host: deepAll(`.${name}`).indexOf(host), tag, text, index: inside(host, tag, text).indexOf(element) };
+    return { name, host: deepAll(`.${name}`, within).indexOf(host), tag, text, index: inside(host, tag, text).indexOf(element) };
   }
   function find(place) {
     const host = place && deepAll(`.${place.name}`)[place.host];

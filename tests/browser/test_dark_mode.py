@@ -1,6 +1,6 @@
 """Dark mode on every control, from the first screen on: in the system's dark colour scheme no
 button, input, select, text box or file chooser is drawn light, before Panel takes over (the
-prerendered page the first screen answers on) or after (the full app). Screenshots of both, at
+still page or the prerendered page the first screen answers on) or after (the full app). Screenshots of both, at
 1400×1000 and 390×844, go to test-output/ to be looked at."""
 from __future__ import annotations
 
@@ -24,7 +24,10 @@ BACKGROUNDS = """() => {
   };
   const shown = (element) => element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden';
   const found = [];
-  for (const element of window.bpeDeepAll('button, input, select, textarea').filter(shown)) {
+  // The page's, and the still page's while it shows (its closed shadow root, see test_still_page.py).
+  const still = window.bpeFirstScreen && window.bpeFirstScreen.still && window.bpeFirstScreen.still.root();
+  const controls = [document, ...(still ? [still] : [])].flatMap((root) => window.bpeDeepAll('button, input, select, textarea', root));
+  for (const element of controls.filter(shown)) {
     if (element.type === 'checkbox' || element.type === 'radio' || element.type === 'range') continue;  // drawn by the browser in its scheme
     const name = `${element.tagName.toLowerCase()}.${element.className || ''} "${(element.textContent || element.value || '').trim().slice(0, 24)}"`;
     found.push([name, drawnOn(element)]);
@@ -52,19 +55,20 @@ def light_controls(page) -> list[str]:
                          ids=["desktop", "phone"])
 def test_no_light_control_in_dark_mode_before_or_after_the_hand_over(browser, site_url, viewport):
     OUTPUT.mkdir(exist_ok=True)
-    for hold in (True, False):
+    # The still page (Bokeh held back), the first screen (Panel held back), the full app.
+    for where, hold in (("still-page", "window.bpeHoldPanel = true; window.bpeHoldBokeh = true"),
+                        ("first-screen", "window.bpeHoldPanel = true"), ("full-app", "")):
         context = browser.new_context(viewport=viewport, color_scheme="dark")
-        context.add_init_script(DEEP_HELPERS)
-        if hold:
-            context.add_init_script("window.bpeHoldPanel = true")
+        context.add_init_script(DEEP_HELPERS + hold)
         page = context.new_page()
         page.goto(site_url)
         page.wait_for_function(FIRST if hold else FULL, timeout=INTERACTIVE_TIMEOUT_MS)
         page.wait_for_timeout(500)
+        if where == "still-page":
+            assert page.evaluate("() => Boolean(window.bpeFirstScreen.still.root())")
         controls = page.evaluate(BACKGROUNDS)
         assert len(controls) > 20  # the settings, the scrubber, the encoder and its examples at least
         assert light_controls(page) == []
-        where = "first-screen" if hold else "full-app"
         page.screenshot(path=str(OUTPUT / f"dark-{where}-{viewport['width']}x{viewport['height']}.png"))
         context.close()
 

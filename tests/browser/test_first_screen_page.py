@@ -13,6 +13,8 @@ from conftest import DEEP_HELPERS, INTERACTIVE_TIMEOUT_MS, SECOND_VISIT, recordi
 
 FIRST = "() => document.body.classList.contains('bpe-first')"
 FULL = "() => !document.body.classList.contains('pn-loading')"
+#: Bokeh has drawn the prerendered document, which took the still page's place (first_screen.js).
+BOKEH_DRAWN = "() => document.body.classList.contains('bpe-first') && !document.getElementById('bpe-still')"
 
 pytestmark = pytest.mark.skipif(SECOND_VISIT, reason="a second visit starts from the snapshot, not the first screen")
 
@@ -313,7 +315,7 @@ def test_the_full_page_takes_over_the_drawn_page_in_place(browser, site_url, sch
     page = app.page
     try:
         page.goto(site_url)
-        page.wait_for_function(FIRST, timeout=INTERACTIVE_TIMEOUT_MS)
+        page.wait_for_function(BOKEH_DRAWN, timeout=INTERACTIVE_TIMEOUT_MS)
         page.evaluate(MARK_VIEWS)
         box = page.locator(".encode-input input").first
         box.fill("abab")

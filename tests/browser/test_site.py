@@ -35,9 +35,12 @@ def test_while_python_starts_the_page_says_so_and_takes_no_clicks(cold_app):
     page = app.page
     page.goto(app.url)
     page.wait_for_selector(".pn-loading-msg")
+    # The page shown: the still page (see test_still_page.py) once it is drawn, or Bokeh's drawing.
+    shown = "() => document.querySelector('body.bpe-still > #bpe-still, body > [data-root-id] > *')"
+    page.wait_for_function(shown)
     loading = """() => {
       const message = document.querySelector('.pn-loading-msg');
-      const root = document.querySelector('body > [data-root-id] > *');
+      const root = document.querySelector('body.bpe-still > #bpe-still, body > [data-root-id] > *');
       return [document.body.classList.contains('pn-loading'), message && getComputedStyle(message).fontFamily,
               getComputedStyle(root).pointerEvents];
     }"""

@@ -1,0 +1,84 @@
+// The hand-over: Panel's document takes the page over from the prerendered one (first_screen.js).
+//
+// Before it does (the worker's "render"), what had focus, with its text and caret, and the scroll
+// are kept (`leaving`); once the new document is linked, they come back, and the clicks the first
+// screen kept are done (`linked`). The app's document is set on the prerendered one in place
+// (adopt.js, `adopt`), or else drawn beside it, and the two change places in one step (`container`,
+// `swap`). `still()` is the still page (still_page.js), `drawn()` the prerendered document once
+// Bokeh has drawn it.
+"use strict";
+window.bpeHandOver = (state, { still, drawn }) => {
+  const { where, find } = window.bpePlaces;  // places.js
+
+  // Before Panel's document replaces this one: what had focus, and the scroll.
+  function leaving() {
+    state.over = true;
+    state.scroll = [window.scrollX, window.scrollY];
+    state.focus = still().focused();
+    if (state.focus) return;
+    let active = document.activeElement;
+    while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+    state.focus = active && active !== document.body ? {
+      at: where(active), value: active.value, start: active.selectionStart, end: active.selectionEnd,
+    } : null;
+  }
+  // `then(element)` once the element at `steps` is drawn: Panel's views draw some of their parts
+  // after the document is linked.
+  function whenDrawn(place, then, tries = 100) {
+    const element = find(place);
+    if (element) then(element);
+    else if (place && tries > 0) setTimeout(() => whenDrawn(place, then, tries - 1), 50);
+  }
+  // The focus, the caret and the text kept at `leaving`, on the same element of the new document.
+  function refocus(kept) {
+    whenDrawn(kept.at, (element) => {
+      if (typeof kept.value === "string" && element.value !== kept.value) {
+        element.value = kept.value;  // typed while the new document was drawn: it reaches Python as typing does
+        element.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+      }
+      element.focus({ preventScroll: true });
+      if (typeof kept.start === "number" && element.setSelectionRange) element.setSelectionRange(kept.start, kept.end);
+    });
+  }
+  // Once it is linked (convert.py calls this): the focus, the caret, the scroll and the kept clicks.
+  state.linked = () => {
+    window.scrollTo(...state.scroll);
+    if (state.focus) refocus(state.focus);
+    for (const place of state.queued.splice(0)) whenDrawn(place, (control) => { control.focus(); control.click(); });
+  };
+
+  // The app's document, set on the prerendered one in place (adopt.js): what Panel's page takes for
+  // the views it drew, or null if it must draw them.
+  // A snapshot's Python can be up before Bokeh has drawn the prerendered document: finishing that
+  // drawing is sooner than drawing the app's anew (unless it takes longer than DRAWN_WAIT ms).
+  const DRAWN_WAIT = 3000;
+  state.adopt = async (json) => {
+    const doc = await Promise.race([drawn(), new Promise((resolve) => setTimeout(() => resolve(null), DRAWN_WAIT))]);
+    console.log(`[bpe-timing] page:adopting ${Math.round(performance.now())} ms`);
+    if (!window.bpeAdopt(doc, json, state.touched)) return null;
+    console.log(`[bpe-timing] page:adopted ${Math.round(performance.now())} ms`);
+    return { roots: new Map(doc.roots().map((model) => [model.id, { model }])) };
+  };
+
+  // Otherwise Panel's page draws its document into new containers, hidden beside the prerendered ones
+  // (convert.py patches it to), and the two change places in one step once it is drawn: no frame
+  // is painted without a page, and the page keeps its height (and so its scroll).
+  state.containers = [];
+  state.container = (old) => {
+    const next = old.cloneNode(false);  // its attributes, no content
+    next.id = `${old.id}-live`;
+    next.style.cssText = "display: block; position: absolute; left: 0; top: 0; width: 100%; visibility: hidden;";
+    old.after(next);
+    state.containers.push([old, next]);
+    return next;
+  };
+  state.swap = (prerendered) => {
+    still().leave();
+    for (const view of prerendered) view.remove();
+    for (const [old, next] of state.containers.splice(0)) {
+      old.remove();
+      next.style.cssText = "display: contents;";
+    }
+  };
+  return { leaving, refocus };
+};
