@@ -13,9 +13,9 @@ The served bytes are counted by the server itself, so the worker's requests coun
 Reported per run, in seconds from the start of navigation:
 
     prerendered  first contentful paint (Panel's prerendered page)
-    first-edit   the text typed into the encoder as soon as the page was there ("strawberry") came
-                 back as chips: from the first screen (bpe_app/first_screen.py), or from the full
-                 app if it answered first
+    first-edit   the text typed into the encoder as soon as the page was there (its still page, if
+                 it has one: site/bpe_build/still_page.js) ("strawberry") came back as chips: from
+                 the first screen (bpe_app/first_screen.py), or from the full app if it answered first
     arrow        the → key pressed right after it was answered (round 1's caption shown)
     rendered     the worker's live document replaced the prerendered one (body lost .pn-loading)
     interactive  an edit typed after that came back from the full app (chips re-rendered)
@@ -184,26 +184,46 @@ def print_waterfall(requests, opened: float, phases: dict[str, float]) -> None:
     print("first edit at " + ", ".join(f"{phases[key]:.2f} s ({key})" for key in phases if "first-screen" in key))
 
 
+#: The page's still page, once drawn (a build without one: null; see site/bpe_build/still_page.js).
+STILL_ROOT = "() => window.bpeFirstScreen.still ? window.bpeFirstScreen.still.root() : null"
+#: The encoder's text box and chips: on the still page while it shows, else in the page.
+STILL_FIRST = """() => {
+  const still = window.bpeFirstScreen.still;
+  return still ? Boolean(still.root()) || !still.page() : true;
+}"""
+
+
 def early_answers(page) -> tuple[float, float]:
-    """Type into the encoder the moment the page is there, then press →: when each was answered."""
-    box = page.locator(".encode-input input").first
-    box.wait_for(timeout=60_000)
-    box.fill("strawberry")
+    """Type into the encoder the moment the page is there (its still page, if it has one), then
+    press →: when each was answered."""
+    page.wait_for_function(STILL_FIRST, timeout=60_000, polling=10)
+    root = page.evaluate_handle(STILL_ROOT)
+    if page.evaluate("(root) => root !== null", root):
+        page.evaluate_handle(DEEP_QUERY + "(root) => deep(root, '.encode-input').shadowRoot.querySelector('input')\n})()",
+                             root).as_element().fill("strawberry")
+    else:
+        box = page.locator(".encode-input input").first
+        box.wait_for(timeout=60_000)
+        box.fill("strawberry")
     first_edit = page.wait_for_function(
-        DEEP_QUERY + "() => { const e = deep(document, '.bpe-encoded');"
+        DEEP_QUERY + "() => { const s = window.bpeFirstScreen.still; const root = s && s.root();"
+        " const e = deep(root || document, '.bpe-encoded');"
         " return e && e.textContent.replace(/\\s/g, '').startsWith('strawberry') && performance.now(); }\n})()",
         timeout=180_000, polling=10).json_value()
     return first_edit, press_right(page)
 
 
 def press_right(page) -> float:
-    """Press → (off the text box) at round 0: when round 1's caption was shown."""
-    page.evaluate("() => { let a = document.activeElement;"
+    """Press → (off the text box) at round 0: when round 1's caption was shown (on the still page
+    while it shows)."""
+    page.evaluate("() => { const s = window.bpeFirstScreen && window.bpeFirstScreen.still;"
+                  " let a = (s && s.root() && s.root().activeElement) || document.activeElement;"
                   " while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;"
                   " if (a && a.blur) a.blur(); }")
     page.keyboard.press("ArrowRight")
     return page.wait_for_function(
-        DEEP_QUERY + "() => { const e = deep(document, '.bpe-caption');"
+        DEEP_QUERY + "() => { const s = window.bpeFirstScreen && window.bpeFirstScreen.still;"
+        " const e = deep((s && s.root()) || document, '.bpe-caption');"
         " return e && e.textContent.startsWith('Round 1 of') && performance.now(); }\n})()",
         timeout=180_000, polling=10).json_value()
 
