@@ -23,7 +23,10 @@
   worker.postMessage({ type: "first", address: window.location.search });
   // Each event is numbered: only the answer to the latest one is shown (an earlier one, say to a
   // key typed since, would put the text box back).
-  const send = (event) => worker.postMessage({ type: "first", event, seq: ++state.seq });
+  const send = (event) => {
+    clearTimeout(state.quiet);  // Bokeh's scripts wait for the visitor's next pause (see `show`)
+    worker.postMessage({ type: "first", event, seq: ++state.seq });
+  };
 
   // CSS class -> the document's model that has it (a pane or a widget).
   const byClass = () => {
@@ -47,8 +50,13 @@
     if (ready) {
       state.live = true;
       document.body.classList.add("bpe-first");
-      // Once every change sent is answered, and that answer painted: Bokeh's scripts hold the thread.
-      if ((seq || 0) >= state.seq) requestAnimationFrame(() => setTimeout(bokehMay, 0));
+    }
+    if (state.live) {
+      // Once every change sent is answered and the visitor has paused for QUIET ms: Bokeh's scripts
+      // hold the page's thread for up to half a second at a time.
+      clearTimeout(state.quiet);
+      const run = () => requestAnimationFrame(() => setTimeout(bokehMay, 0));  // after that answer is painted
+      if ((seq || 0) >= state.seq) state.quiet = setTimeout(run, QUIET);
     }
     if (!state.doc) {  // before Bokeh has drawn the page: on the still page, and on Bokeh's once it has drawn
       state.early = { view, seq, ready: ready || Boolean(state.early && state.early.ready) };
@@ -185,16 +193,14 @@
   // ms if no answer comes: Panel's page then says why).
   // A test holds them back with `window.bpeHoldBokeh`, set before the page's scripts run, until it
   // calls `window.bpeReleaseBokeh()`.
-  const HOLD_BOKEH = 15000;
+  const HOLD_BOKEH = 15000, QUIET = 400;
   let bokehMay;
   state.bokehMay = new Promise((resolve) => {
-    bokehMay = () => {
-      if (window.bpeHoldBokeh) window.bpeReleaseBokeh = resolve;
-      else resolve();
-    };
+    if (window.bpeHoldBokeh) window.bpeReleaseBokeh = resolve;  // a test's hold: the test alone lets go
+    bokehMay = window.bpeHoldBokeh ? () => {} : resolve;
   });
   document.addEventListener("DOMContentLoaded", () => { if (!still.page()) bokehMay(); });
-  setTimeout(() => bokehMay(), HOLD_BOKEH);
+  setTimeout(bokehMay, HOLD_BOKEH);
 
   // Before Panel's own handler of the worker's messages (this listener is added first).
   worker.addEventListener("message", ({ data }) => {

@@ -252,12 +252,17 @@ def test_the_full_page_keeps_the_conversation_written_before_it(browser, site_ur
         context.close()
 
 
-#: Every animation frame, whether the encoder's chips and the caption were on the page, and its height.
+#: Every animation frame, whether the encoder's chips and the caption were on the page (or on its
+#: still page, in its closed shadow root, while that shows), and its height.
 FRAMES = """() => {
   window.bpeFrames = [];
+  const count = (selector) => {
+    const still = window.bpeFirstScreen.still.root();
+    return [document, ...(still ? [still] : [])].flatMap((root) => window.bpeDeepAll(selector, root)).length;
+  };
   const look = () => {
-    const chips = window.bpeDeepAll('.bpe-encoded .bpe-chip').length;
-    const caption = window.bpeDeepAll('.bpe-caption').length;
+    const chips = count('.bpe-encoded .bpe-chip');
+    const caption = count('.bpe-caption');
     window.bpeFrames.push([chips, caption, document.documentElement.scrollHeight]);
     if (document.body.classList.contains('pn-loading') || window.bpeFrames.length < 5) requestAnimationFrame(look);
     else setTimeout(() => requestAnimationFrame(() => window.bpeFrames.push(['done'])), 500);
@@ -267,8 +272,9 @@ FRAMES = """() => {
 
 
 def test_the_hand_over_shows_the_page_in_every_frame(browser, site_url):
-    """Nothing visibly redraws: while Panel's document replaces the first screen's, every frame the
-    browser paints has the chips and the caption, and the page never collapses to nothing."""
+    """Nothing visibly redraws: while Bokeh's drawing replaces the still page and Panel's document
+    replaces the first screen's, every frame the browser paints has the chips and the caption, and
+    the page never collapses to nothing."""
     context, app = first_screen(browser, site_url, hold=False)
     page = app.page
     try:
