@@ -196,12 +196,16 @@ STILL_FIRST = """() => {
 def early_answers(page) -> tuple[float, float]:
     """Type into the encoder the moment the page is there (its still page, if it has one), then
     press →: when each was answered."""
+    from playwright.sync_api import Error as PlaywrightError
+
     page.wait_for_function(STILL_FIRST, timeout=60_000, polling=10)
     root = page.evaluate_handle(STILL_ROOT)
-    if page.evaluate("(root) => root !== null", root):
+    try:
+        if not page.evaluate("(root) => root !== null", root):
+            raise LookupError("no still page")
         page.evaluate_handle(DEEP_QUERY + "(root) => deep(root, '.encode-input').shadowRoot.querySelector('input')\n})()",
                              root).as_element().fill("strawberry")
-    else:
+    except (LookupError, PlaywrightError):  # none, or Bokeh's drawing took its place meanwhile (a second visit)
         box = page.locator(".encode-input input").first
         box.wait_for(timeout=60_000)
         box.fill("strawberry")

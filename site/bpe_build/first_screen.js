@@ -210,7 +210,11 @@
     else if (data.type === "first-step") {
       state.step = ` (step ${data.done} of ${data.of})`;
       if (state.message.startsWith("The full page is starting")) waits();
-    } else if (data.type === "from-snapshot") bokehMay();  // no first screen answers: Bokeh may run now
+    } else if (data.type === "from-snapshot") {  // no first screen answers: Bokeh may run now
+      console.log(`[bpe-timing] page:from-snapshot ${Math.round(performance.now())} ms`);
+      still.skip();
+      bokehMay();
+    }
     else if (data.type === "render") {
       handOver.leaving();
       bokehMay();
@@ -229,6 +233,10 @@
         .some((node) => node.tagName === "DIV" && node.style.visibility !== "hidden"));
   };
   const watch = setInterval(() => {
+    if (window.Bokeh && !state.bokehSeen) {
+      state.bokehSeen = true;
+      console.log(`[bpe-timing] page:bokeh-loaded ${Math.round(performance.now())} ms`);
+    }
     const doc = window.Bokeh && window.Bokeh.documents && window.Bokeh.documents[0];
     if (!doc || still.page() && !viewsDrawn()) return;
     clearInterval(watch);

@@ -30,6 +30,7 @@
     // With a still page, not before the first screen's first answer (first_screen.js): on two cores
     // Bokeh's scripts and drawing would slow Python's start.
     await window.bpeFirstScreen.bokehMay;
+    console.log(`[bpe-timing] page:scripts-start ${Math.round(performance.now())} ms`);
     for (const data of document.querySelectorAll('script[type="application/json"][data-shipped]')) {
       data.textContent = loaded[Number(data.dataset.shipped)];
     }

@@ -147,3 +147,28 @@ def test_the_arrow_keys_are_the_apps_own():
     source = (BUILD_ASSETS / "still_page.js").read_text()
     listed = re.search(r"const OWN_KEYS = (\[[^\]]*\]);", source).group(1)
     assert re.findall(r'"([^"]+)"', listed) == list(OWN_KEYS)
+
+
+def test_a_start_from_the_snapshot_goes_without_the_still_page(browser, site_url):
+    """A second visit starts from the snapshot, and Bokeh draws the page at once: the still page is
+    not drawn (it only held the page's thread longer), and the page answers as before."""
+    context = browser.new_context()
+    context.add_init_script(DEEP_HELPERS)
+    try:
+        first = context.new_page()
+        with first.expect_console_message(lambda message: message.text.startswith("[bpe] kept a snapshot"),
+                                          timeout=INTERACTIVE_TIMEOUT_MS):
+            first.goto(site_url)
+        first.close()
+        app = recording(context.new_page(), site_url)
+        page = app.page
+        page.goto(site_url)
+        page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=INTERACTIVE_TIMEOUT_MS)
+        said = " ".join(app.console)
+        assert "page:from-snapshot" in said and "page:still-shown" not in said
+        assert page.evaluate("() => document.getElementById('bpe-still') === null && window.bpeFirstScreen.still.root() === null")
+        page.locator(".encode-input input").first.fill("abab")
+        page.wait_for_function("() => window.bpeText('.bpe-encoded').replace(/\\s/g, '').startsWith('abab')")
+        assert app.errors == [], "\n".join(app.errors)
+    finally:
+        context.close()

@@ -42,9 +42,6 @@ async function builtBefore() {
   const snapshot = await KEPT_SNAPSHOT;
   mark("snapshot-read");
   if (!snapshot) return null;
-  // The page's Bokeh may run now: the app's document comes without a first screen, and is set on
-  // the prerendered one once Bokeh has drawn that (first_screen.js).
-  self.postMessage({ type: "from-snapshot" });
   const { pyodide } = await startPython(snapshot);
   mark("pyodide");
   console.log("[bpe] Python and the app started from the snapshot this browser kept");
