@@ -233,10 +233,6 @@
         .some((node) => node.tagName === "DIV" && node.style.visibility !== "hidden"));
   };
   const watch = setInterval(() => {
-    if (window.Bokeh && !state.bokehSeen) {
-      state.bokehSeen = true;
-      console.log(`[bpe-timing] page:bokeh-loaded ${Math.round(performance.now())} ms`);
-    }
     const doc = window.Bokeh && window.Bokeh.documents && window.Bokeh.documents[0];
     if (!doc || still.page() && !viewsDrawn()) return;
     clearInterval(watch);
