@@ -27,8 +27,8 @@
     await parsed;
     const loaded = await Promise.all(texts);
     console.log(`[bpe-timing] page:scripts-loaded ${Math.round(performance.now())} ms`);
-    // With a still page, not before the first screen's first answer (first_screen.js): on two cores
-    // Bokeh's scripts and drawing would slow Python's start.
+    // With a still page, not before the first screen has answered and the visitor has paused, or the
+    // worker has found a snapshot (first_screen.js): on two cores they would slow Python's start.
     await window.bpeFirstScreen.bokehMay;
     console.log(`[bpe-timing] page:scripts-start ${Math.round(performance.now())} ms`);
     for (const data of document.querySelectorAll('script[type="application/json"][data-shipped]')) {

@@ -37,8 +37,8 @@ fetcher.onmessage = ({ data }) => {
     wire.here.add(path);
   }
   if (!data.file) return;
-  // The page shows its still page once the files come (first_screen.js): its parsing and drawing
-  // held the page's thread, which this worker and the file worker need to start, for 0.25 s.
+  // The page draws its still page once the files come (still_page.js): drawing it at once held the
+  // page's thread, which this worker and the file worker need to start, for 0.25 s.
   if (Object.keys(sources).length === 0) self.postMessage({ type: "files-coming" });
   sources[data.file] = data.source;
   if (data.error) arrived[data.file].reject(new Error(data.error));
