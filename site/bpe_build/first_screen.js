@@ -224,14 +224,16 @@
   // The prerendered document, once Bokeh has drawn it.
   let found;
   const drawn = new Promise((resolve) => { found = resolve; });
-  // With a still page, "drawn" is when its views are: the still page shows until then (Panel's HTML
-  // views show their HTML a frame after they have drawn it).
+  // With a still page, "drawn" is when its views are and every pane of ours shows its HTML (Panel's
+  // HTML views show it a frame after they have drawn it): the still page shows until then. The build
+  // records the still page at that moment too (still.py).
   const viewsDrawn = () => {
-    const views = [...window.Bokeh.index.roots];
-    return views.length > 0 && views.every((view) => view.has_finished())
-      && deepAll(".bpe-encoding-pane").some((pane) => [...pane.shadowRoot.children]
-        .some((node) => node.tagName === "DIV" && node.style.visibility !== "hidden"));
+    const views = window.Bokeh && window.Bokeh.index ? [...window.Bokeh.index.roots] : [];
+    const panes = deepAll('.bk-panel-models-markup-HTML[class*="bpe-"][class$="-pane"]');
+    return views.length > 0 && views.every((view) => view.has_finished()) && panes.length > 0
+      && panes.every((pane) => [...pane.shadowRoot.children].every((node) => node.style.visibility !== "hidden"));
   };
+  state.viewsDrawn = viewsDrawn;
   const watch = setInterval(() => {
     const doc = window.Bokeh && window.Bokeh.documents && window.Bokeh.documents[0];
     if (!doc || still.page() && !viewsDrawn()) return;

@@ -13,6 +13,9 @@ SITE = ROOT / "site"
 BUILD_ASSETS = Path(__file__).resolve().parent  # this package: its code and its pins, worker and Node tool
 PINS_FILE = BUILD_ASSETS / "pins.json"
 CHROMIUM = Path("/usr/bin/chromium")
+#: How it runs here: headless, offline, no GPU (the build's still page and the browser tests).
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 # Layout of dist/ (all paths relative to dist/).
 PYODIDE_DIR = "pyodide/"          # Pyodide core, precompiled stdlib, the start-up bundle, other wheels + lock
 BOKEH_DIR = "static/bokeh/"       # bokeh-3.7.3.min.js & co, named as on Bokeh's CDN

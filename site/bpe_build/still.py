@@ -22,19 +22,11 @@ import sys
 import threading
 from pathlib import Path
 
-from .paths import BUILD_ASSETS, CACHE, CHROMIUM, PYTHON, SITE
+from .paths import BUILD_ASSETS, CACHE, CHROMIUM, CHROMIUM_ARGS, PYTHON, SITE
 from .util import log, run
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-#: The prerendered document drawn: every root's view is done, and every pane of ours shows its HTML
-#: (Panel's HTML view shows it a frame after it has drawn it).
-DRAWN = """() => {
-  const views = window.Bokeh && Bokeh.index ? [...Bokeh.index.roots] : [];
-  if (!views.length || !views.every((view) => view.has_finished())) return false;
-  const panes = bpePlaces.deepAll('.bk-panel-models-markup-HTML[class*="bpe-"][class$="-pane"]');
-  return panes.length > 0 && panes.every((pane) => [...pane.shadowRoot.children].every((child) => child.style.visibility !== 'hidden'));
-}"""
+#: The prerendered document drawn, as the page judges it (first_screen.js, `viewsDrawn`).
+DRAWN = "() => window.bpeFirstScreen.viewsDrawn()"
 
 #: Where the still page goes: before the first of Panel's root elements. Its data come with gzip,
 #: in base64 (61 KB instead of 310 KB: a host need not compress the page); still_page.js draws it.

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from bpe_build.assemble import build
-from bpe_build.paths import DIST
+from bpe_build.paths import CHROMIUM_ARGS, DIST
 from bpe_build.serve import make_server
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
@@ -37,8 +37,6 @@ from playwright.sync_api import expect
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 # Cold start is ~10 s on a 2-core machine; leave room for a loaded CI machine.
 INTERACTIVE_TIMEOUT_MS = 120_000
 # An expectation passes as soon as it holds; Playwright's 5 s default is only how long a failing
