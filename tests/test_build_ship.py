@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import doctest
 import gzip
+import json
 import threading
 import urllib.request
 
 import brotli
 import pytest
-from bpe_build import bundles, convert, serve, ship, trim
+from bpe_build import bundles, convert, serve, ship, start_snapshot, trim
 
 
-@pytest.mark.parametrize("module", [bundles, ship, trim])
+@pytest.mark.parametrize("module", [bundles, ship, start_snapshot, trim])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
@@ -28,6 +29,33 @@ def test_a_shipped_file_is_gzip_under_a_name_that_follows_its_content(tmp_path, 
     assert entry["codec"] == "gzip" and entry["packed"] == (tmp_path / entry["file"]).stat().st_size
     # Kept by the browser under the name without the codec's suffix, whatever codec brought it.
     assert entry["kept"] == entry["file"].removesuffix(".gzip") and "smaller" not in entry
+
+
+def test_the_start_snapshot_is_shipped_and_named_by_a_new_worker(tmp_path, monkeypatch):
+    """The build's snapshot (made in Chromium, here a stand-in) is shipped with gzip, named in the
+    worker's config with its table length, kept by no one, and the worker written again under its
+    new content-hashed name, which index.html then names."""
+    monkeypatch.setattr(ship, "CACHE", tmp_path / "cache")
+    heap = b"\0heap" * 1000
+    monkeypatch.setattr(start_snapshot, "capture", lambda dist, worker: (heap, 17457))
+    (tmp_path / "pyodide").mkdir()
+    (tmp_path / "app.old.js").write_text("old worker")
+    (tmp_path / "index.html").write_text('<script>new Worker("./app.old.js?" + query)</script>')
+    config = {"shipped": {}, "keep": ["a.kept"]}
+    written = []
+
+    def write_worker(config):
+        written.append(json.loads(json.dumps(config)))
+        (tmp_path / "app.new.js").write_text("new worker")
+        return "app.new.js"
+
+    assert start_snapshot.add_start_snapshot(tmp_path, "app.old.js", write_worker, config) == "app.new.js"
+    entry = config["shipped"][start_snapshot.PATH]
+    assert config["start_snapshot"] == {"path": start_snapshot.PATH, "table": 17457} and written == [config]
+    assert gzip.decompress((tmp_path / entry["file"]).read_bytes()) == heap and entry["size"] == len(heap)
+    assert config["keep"] == ["a.kept"] and "smaller" not in entry
+    assert not (tmp_path / "app.old.js").exists() and not (tmp_path / start_snapshot.PATH).exists()
+    assert (tmp_path / "index.html").read_text() == '<script>new Worker("./app.new.js?" + query)</script>'
 
 
 def test_a_file_shipped_with_brotli_is_brotli_under_its_own_suffix(tmp_path, monkeypatch):

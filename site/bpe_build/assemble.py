@@ -22,6 +22,7 @@ from .paths import (
 )
 from .ship import page_loader, rename_hashed, ship_decoder, ship_page, ship_worker_files, shipped_js, worker_js
 from .snapshot import snapshot_functions
+from .start_snapshot import add_start_snapshot
 from .still import add_still
 from .trim import stdlib_at_start, stdlib_left_out, stdlib_of_first_screen
 from .util import log, pins, step, tree_digest
@@ -138,12 +139,17 @@ def assemble(out: Path, parts: Parts) -> None:
         shipped, rename_hashed(out, PYODIDE_DIR + "pyodide.js"))
     config["keep"] = [entry["kept"] for entry in [*shipped.values(), *page_scripts, *decoder.values()]]
     worker = worker_js().replace("__SHIPPED_JS__", json.dumps(shipped_js(decoder, worker=True)))
-    (out / "app.js").write_text(worker.replace("__CONFIG__", json.dumps(config, indent=2)))
-    worker_file = rename_hashed(out, "app.js")
+
+    def write_worker(config: dict) -> str:
+        (out / "app.js").write_text(worker.replace("__CONFIG__", json.dumps(config, indent=2)))
+        return rename_hashed(out, "app.js")
+
+    worker_file = write_worker(config)
     html = html.replace(early_worker(), early_worker().replace("./app.js", f"./{worker_file}")
                         + page_loader(page_scripts, decoder))
     (out / "index.html").write_text(html)
     add_still(out)
+    add_start_snapshot(out, worker_file, write_worker, config)
 
 
 #: Pyodide's own files loaded at start-up, each shipped (pyodide.js, loaded by importScripts, is not),

@@ -40,12 +40,14 @@ def convert_app() -> Path:
     return out
 #: The worker, started first; the first screen's script (first_screen.js) listens to it before
 #: Panel's page does. The worker cannot ask for the system's colour scheme, so the page tells it in
-#: the address; a test holds Panel back with `window.bpeHoldPanel`, set before the page's scripts run.
+#: the address; a test holds Panel back with `window.bpeHoldPanel`, set before the page's scripts run,
+#: and the build has the worker make its snapshot with `window.bpeMakeStartSnapshot` (start_snapshot.py).
 EARLY_WORKER = """    <script type="text/javascript">
       window.bpeEarlyMessages = [];
       window.bpeWorker = new Worker("./app.js?" + new URLSearchParams([
         ...(matchMedia("(prefers-color-scheme: dark)").matches ? [["theme", "dark"]] : []),
-        ...(window.bpeHoldPanel ? [["hold-panel", "1"]] : []), ["t0", String(performance.timeOrigin)]]));
+        ...(window.bpeHoldPanel ? [["hold-panel", "1"]] : []),
+        ...(window.bpeMakeStartSnapshot ? [["make-start-snapshot", "1"]] : []), ["t0", String(performance.timeOrigin)]]));
     </script>
     <script type="text/javascript">
 __FIRST_SCREEN_JS__

@@ -9,7 +9,8 @@
 // (its `load` then comes after the held list). It answers file by file with {wired: file, start, end, packed}
 // once a file from the server is all here (when it was asked for and when it was all here, in this
 // worker's clock; see `timed`), then {file, buffer, source} or {file, error};
-// {prune: [kept name, ...], base} is answered with {pruned: count}.
+// {prune: [kept name, ...], base} is answered with {pruned: count}; {start, base} asks for the
+// build's snapshot (`sendStart`).
 if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
   // Each file from the server: [url, asked, all here (JavaScript's times), bytes as shipped].
   const bodies = [];
@@ -51,7 +52,7 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
   // instantiated while the stdlib comes (measured over 20 Mbit/s + 40 ms: Python's start 0.1-0.4 s
   // sooner), and the link is not left idle between two.
   const said = new Set();
-  function send(entry, base) {
+  function send(entry, base, keep = true) {
     const bytesPerMs = pace();
     const chosen = bpeShipped.codecFor(entry, bytesPerMs);
     if (entry.smaller && !said.has(chosen.codec)) {
@@ -76,12 +77,13 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
       here();
       nearly();
     };
-    bpeShipped.load(chosen, base, { wired, progress }).then(
+    bpeShipped.load(chosen, base, { wired, progress, keep }).then(
       (bytes) => self.postMessage({ file: entry.file, buffer: bytes.buffer, source: bpeShipped.sources[chosen.file] },
                                   [bytes.buffer]),
       (error) => self.postMessage({ file: entry.file, error: `${error.message || error}` })).finally(() => {
       here();
       nearly();
+      sentOf(entry.file).done();
     });
     return { here: arrived, nearly: close };
   }
@@ -102,6 +104,33 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
   let held = null;
   let released = false;
 
+  // The build's snapshot ({start: {entry, unlessKept, after}}, worker/snapshot.js): once the first
+  // files have shown the link's pace, it answers {startAsked: true}, or {startAsked: false, why}
+  // where the link is slow or the Cache API holds `unlessKept` (this browser's own snapshot, which a
+  // later visit starts from); then it asks for the file once the file `after` is sent, and sends it
+  // as any other. It is not kept.
+  let paced;
+  const pacedNow = new Promise((resolve) => { paced = resolve; });
+  const sent = new Map();  // file -> {when, done}: when `send` sent it (or its error)
+  function sentOf(file) {
+    if (!sent.has(file)) {
+      let done;
+      const when = new Promise((resolve) => { done = resolve; });
+      sent.set(file, { when, done });
+    }
+    return sent.get(file);
+  }
+  async function sendStart({ entry, unlessKept, after }, base) {
+    await pacedNow;
+    const cache = await bpeShipped.openCache(base);
+    const why = bpeShipped.slow(pace()) ? "the link is slow"
+      : cache && await cache.match(unlessKept).catch(() => undefined) ? "this browser keeps a snapshot of its own" : null;
+    self.postMessage({ startAsked: !why, why });
+    if (why) return;
+    await sentOf(after).when;
+    send(entry, base, false);
+  }
+
   self.onmessage = async ({ data }) => {
     const groups = [...data.load || []];
     if (data.release) {
@@ -109,9 +138,11 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
       if (held) groups.unshift(held);
       held = null;
     }
+    if (data.start) sendStart(data.start, data.base);
     for (const group of groups) {
       await sendAll(group, data.base);
       linkPace ??= bodyPace();
+      paced();
     }
     if (data.hold && (released || !bpeShipped.slow(pace()))) await sendAll(data.hold, data.base);
     else if (data.hold) {

@@ -30,6 +30,7 @@ from bpe_build.bundles import make_bundle, read_bundle
 from bpe_build.paths import DIST
 from bpe_build.serve import Handler, Server
 from bpe_build.ship import rename_hashed, ship
+from bpe_build.start_snapshot import PATH as START_SNAPSHOT, STARTED_FROM_BUILD
 from bpe_build.trim import FROZEN, never_loaded, stdlib_left_out
 from playwright.sync_api import expect
 
@@ -111,6 +112,8 @@ ONE_AT_A_TIME = "[bpe] over this slow link the files come one at a time"
 LIBRARIES_HELD = "[bpe] over this slow link numpy's libraries wait until they are wanted"
 KEPT_SNAPSHOT = "[bpe] kept a snapshot of Python for the next visit"
 SNAPSHOT_UNUSABLE = "[bpe] the kept snapshot could not be used; starting Python afresh"
+START_GIVEN_UP = "[bpe] the build's snapshot could not be used; Python starts afresh"
+START_SLOW = "[bpe] Python starts afresh, without the build's snapshot: the link is slow"
 
 
 def wait_for_console(page, console: list[str], start: str, timeout: float = 60) -> None:
@@ -170,7 +173,11 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     page.locator(".encode-input input").first.fill("hug pug")
     expect(page.locator(".bpe-encoded").first).to_contain_text("hug", timeout=30_000)
     assert errors == []
-    assert shipped_summary(console) == "[bpe] shipped files: 0 from the cache, 9 from the network"
+    # Python starts from the build's snapshot unless a busy machine brought even the first files
+    # below 100 Mbit/s (a slow link, see below): it is then not asked for.
+    started = STARTED_FROM_BUILD in console
+    assert started == (ONE_AT_A_TIME not in console), [line for line in console if line.startswith("[bpe]")]
+    assert shipped_summary(console) == f"[bpe] shipped files: 0 from the cache, {9 + started} from the network"
     assert all(path.startswith(f"/{SUBFOLDER}/") for path in asked), asked
     # What a first visit fetches is the shipped files (each a gzip or brotli stream) and small plain
     # ones: every file once, the big ones the first answer waits for in the codec the link's pace
@@ -182,6 +189,9 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     chosen = codecs_chosen(console)
     one_each = set()
     for path, entry in config["shipped"].items():
+        if path == START_SNAPSHOT and not started:
+            assert entry["file"] not in fetched
+            continue
         variants = {entry["file"]: entry["codec"]}
         if path in BOTH_WAYS:
             assert entry["codec"] == "gzip" and entry["smaller"]["codec"] == "brotli", path
@@ -219,6 +229,14 @@ import _imp, sys
     assert [name for name in imported_stdlib if stdlib_left_out(name)] == []
     assert not any(never_loaded(name.replace(".", "/") + "/") for name in modules)
     assert not any(line.startswith(STARTED_FROM_SNAPSHOT) for line in console)
+    # The build made its snapshot at another address: Python's environment is this visit's, and
+    # the snapshot is not kept (a second visit starts from this browser's own).
+    assert app_worker.evaluate("() => self.pyodide.runPython('import os; os.environ[\"PANEL_CDN_ROOT\"]')") \
+        == url + "static/panel/"
+    assert page.evaluate("""async ([base, kept]) => {
+      const cache = await caches.open(`bpe-site ${new URL(base).pathname}`);
+      return (await cache.match(base + kept)) === undefined;
+    }""", [url, config["shipped"][START_SNAPSHOT]["kept"]])
     # The first files' pace decides both the codec and whether the files come one at a time (on
     # localhost, gzip and together, unless a busy machine brought even those below 100 Mbit/s).
     assert (ONE_AT_A_TIME in console) == (codecs_chosen(console) == {"brotli"}), codecs_chosen(console)
@@ -260,6 +278,12 @@ def test_over_a_slow_link_python_starts_without_numpys_libraries(served, browser
     snapshot needs)."""
     folder, url = served
     with slow_first_visit(browser, url, {"libraries.bundle.": 4}) as (page, console, errors):
+        # The build's snapshot holds them: Python gives it up and starts afresh, without waiting again
+        # (unless a busy machine brought even the first files below 100 Mbit/s: then it was not asked for).
+        assert START_SLOW in console or any(
+            line.startswith(START_GIVEN_UP) and "numpy's libraries are late" in line for line in console), \
+            [line for line in console if line.startswith("[bpe]")]
+        assert len([line for line in console if line.startswith("[bpe] numpy's libraries are ")]) == 1
         assert "[bpe] Python starts before numpy's libraries have arrived" in console
         page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
         wait_for_console(page, console, "[bpe] numpy's libraries were loaded after Python started")
@@ -337,6 +361,8 @@ def test_over_a_narrow_link_the_big_files_come_with_brotli_one_at_a_time(served,
                 sent, later_asked = RecordingHandler.sent[name][1], RecordingHandler.sent[later][0]
                 assert later_asked > sent - 0.25, (name, later, sent - later_asked)
             assert LIBRARIES_HELD in console
+            assert START_SLOW in console
+            assert config["shipped"][START_SNAPSHOT]["file"] not in asked
             page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
             marks = [line.split()[1] for line in console if line.startswith("[bpe-timing] ")]
             assert marks.index("first-screen") < marks.index("loaded:libraries.bundle"), marks
@@ -395,6 +421,34 @@ def test_a_damaged_brotli_file_is_refused_with_its_reason(served, browser):
             (folder / name).unlink()
     assert loaded == ["the brotli stream ends before its last block",
                       "other.brotli: not the file this page was built with (sha256 differs)", entry["size"]]
+
+
+def test_a_build_snapshot_that_is_not_the_builds_is_refused_and_python_starts_afresh(served, browser):
+    """The build's snapshot is checked as any shipped file: one the server gives wrong is refused
+    before Pyodide sees it (given a wrong heap, Pyodide's start can wait forever), Python starts
+    afresh, the first screen answers and the visit keeps its own snapshot for the next one."""
+    folder, url = served
+    _, _, config = worker_config(folder)
+    served_file = folder / config["shipped"][START_SNAPSHOT]["file"]
+    good = served_file.read_bytes()
+    served_file.write_bytes(gzip.compress(b"not the build's snapshot"))
+    try:
+        # A busy machine can bring even the first files below 100 Mbit/s, and over a slow link the
+        # snapshot is not asked for: then the visit is made again.
+        for _ in range(3):
+            with slow_first_visit(browser, url, {}) as (page, console, errors):
+                if START_SLOW in console:
+                    continue
+                assert any(line.startswith(START_GIVEN_UP) and "not the file this page was built with" in line
+                           for line in console), [line for line in console if line.startswith("[bpe]")]
+                assert STARTED_FROM_BUILD not in console
+                wait_for_console(page, console, KEPT_SNAPSHOT)
+                assert errors == [], errors
+                break
+        else:
+            pytest.fail("three visits in turn took localhost for a slow link")
+    finally:
+        served_file.write_bytes(good)
 
 
 def test_a_second_visit_reads_every_shipped_file_from_the_cache(served, profile):
@@ -464,6 +518,9 @@ def test_a_damaged_snapshot_is_dropped_and_python_starts_afresh(served, profile,
 def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
     folder, url = served
     worker, template, config = worker_config(folder)
+    # The build's snapshot holds the first screen's modules as the old build shipped them: a real
+    # build makes its own (start_snapshot.py caches it by the worker's name); this one has none.
+    config["shipped"].pop(config.pop("start_snapshot")["path"])
     old_kept = set(config["keep"])
     # A new build whose app differs in its title: the app bundle and the worker get new names.
     # (The title changes in the source and in its compiled, unchecked .pyc, so it keeps its length.)

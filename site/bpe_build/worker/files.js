@@ -31,6 +31,7 @@ const wire = { spans: [], here: new Set() };
 const PATH_OF = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) => [entry.file, path]));
 fetcher.onmessage = ({ data }) => {
   if (data.pruned) console.log(`[bpe] forgot ${data.pruned} files of earlier builds`);
+  if (data.startAsked !== undefined) startAsked({ asked: data.startAsked, why: data.why });  // snapshot.js
   if (data.wired) {
     const path = PATH_OF[data.wired];
     wire.spans.push([data.start, data.end, data.packed]);
@@ -45,7 +46,8 @@ fetcher.onmessage = ({ data }) => {
   else arrived[data.file].resolve(new Uint8Array(data.buffer));
 };
 const BUNDLES = [...CONFIG.first_bundles, ...CONFIG.bundles];
-const PYODIDES = Object.entries(SHIPPED).filter(([path]) => !BUNDLES.includes(path) && path !== CONFIG.libraries_bundle)
+const ASKED_APART = [CONFIG.libraries_bundle, CONFIG.start_snapshot && CONFIG.start_snapshot.path];  // see below, snapshot.js
+const PYODIDES = Object.entries(SHIPPED).filter(([path]) => !BUNDLES.includes(path) && !ASKED_APART.includes(path))
   .map(([, entry]) => entry);
 fetcher.postMessage({ base: BASE, load: [
   PYODIDES.filter((entry) => !entry.smaller),  // first: at the pace they come, the rest's codec is chosen

@@ -14,6 +14,15 @@ if APP_DIR not in sys.path:
     sys.path.insert(0, APP_DIR)
 from bpe_app import first_screen
 `;
+// From the build's snapshot the first screen is imported already; the file system and the
+// environment are this visit's.
+const FIRST_SCREEN_RESTORED = `
+import json, os, sys
+os.chdir(APP_DIR)
+os.environ.update(json.loads(ENV))
+if "random" in sys.modules:
+    sys.modules["random"].seed()
+`;
 const FIRST_VIEW = `
 _first = first_screen.start(ADDRESS)
 def _first_answer(event):
@@ -89,11 +98,13 @@ function answerFirst({ event, seq }) {
   self.postMessage({ type: "first-view", view: JSON.parse(view), seq });
 }
 
-async function startFirstScreen(pyodide) {
+async function startFirstScreen(pyodide, { restored, table }) {
   pyodide.globals.set("APP_DIR", CONFIG.app_dir);
-  pyodide.globals.set("ADDRESS", await first.addressGiven);
-  pyodide.runPython(FIRST_SCREEN);
+  pyodide.globals.set("ENV", JSON.stringify(PYTHON_ENV));
+  pyodide.runPython(restored ? FIRST_SCREEN_RESTORED : FIRST_SCREEN);
   mark("first-screen-imported");
+  if (MAKE_START_SNAPSHOT) await makeStartSnapshot(pyodide, table);
+  pyodide.globals.set("ADDRESS", await first.addressGiven);
   let view = pyodide.runPython(FIRST_VIEW);
   first.answer = pyodide.globals.get("_first_answer");
   // What the visitor did before Python was up, answered at once: the page draws only the last view.

@@ -3,10 +3,16 @@
 // The app built and its document written afresh; then, if nothing waits on a timer, a snapshot for
 // the next visit.
 async function builtAfresh() {
-  const { pyodide, table } = await startPython(null);
+  const start = await startSnapshot();
+  const started = start && await startPython(start).catch((error) => {
+    console.warn("[bpe] the build's snapshot could not be used; Python starts afresh:", error.message || error);
+    return null;
+  });
+  if (started) console.log(STARTED_FROM_BUILD);
+  const { pyodide, table } = started || await startPython(null);
   mark("pyodide");
   self.pyodide = pyodide;
-  await startFirstScreen(pyodide);
+  await startFirstScreen(pyodide, { restored: Boolean(started), table });
   if (HOLD_PANEL) await new Promise(() => {});
   status("Starting the full page");
   await writeBundles(pyodide, CONFIG.bundles, "bundles");

@@ -111,8 +111,16 @@ function librariesExpectedIn() {
   return pace > 0 ? waiting.reduce((sum, path) => sum + packed(path), 0) / pace : 0;
 }
 
+// Judged once a visit: where a start from the build's snapshot gave up on them, Python then starts
+// afresh with them only if they have come meanwhile.
+let librariesJudged = false;
+let librariesHere = false;
+LOADS[CONFIG.libraries_bundle].then(() => { librariesHere = true; }, () => {});
+
 function librariesInTime(snapshot) {
   if (snapshot) return Promise.resolve(true);
+  if (librariesJudged) return Promise.resolve(librariesHere);
+  librariesJudged = true;
   const expected = librariesExpectedIn();
   const away = `[bpe] numpy's libraries are ${Math.round(expected)} ms away at this link's pace`;
   if (expected > LIBRARIES_GRACE) {
@@ -125,36 +133,53 @@ function librariesInTime(snapshot) {
   return Promise.race([LOADS[CONFIG.libraries_bundle].then(() => true, () => true), late]);  // a failure: loadLibraries says it
 }
 
+// Python's environment: given at its start, and again after the build's snapshot (made elsewhere).
+const PYTHON_ENV = { HOME: "/home/pyodide", PANEL_CDN_ROOT: BASE + CONFIG.panel_cdn_root };
+
+// A snapshot is {bytes, table} (kept by this browser), or the build's {bytes: a promise, size,
+// table, start: true}: Pyodide is given a heap of its size to fill, and the Emscripten module is
+// made (0.3 s) while the bytes come; they are written in before Python starts. numpy's libraries
+// come about when it does (the file worker inflates both at once), so their grace counts from then:
+// counted from before, a busy machine had them late, Python started afresh, and kept no snapshot.
 async function startPython(snapshot) {
   let table = null;
+  const start = snapshot && snapshot.start;
+  const heap = snapshot && (start ? new Uint8Array(snapshot.size) : snapshot.bytes);
   const preparing = new Promise((resolve, reject) => {
     beforePython = async (Module) => {
-      if (!await librariesInTime(snapshot)) {
-        console.log("[bpe] Python starts before numpy's libraries have arrived");
+      try {
+        if (start) heap.set(await snapshot.bytes);
+        if (!await librariesInTime(snapshot && !start ? snapshot : null)) {
+          // The build's snapshot holds them: Python starts afresh instead (builtAfresh).
+          if (start) throw new Error("numpy's libraries are late, and the build's snapshot holds them");
+          console.log("[bpe] Python starts before numpy's libraries have arrived");
+        } else {
+          table = await loadLibraries(Module);
+        }
         resolve();
-        return;
+      } catch (error) {
+        reject(error);
       }
-      const done = loadLibraries(Module).then((length) => { table = length; });
-      done.then(resolve, reject);
-      return done;
     };
   });
   const options = {
     indexURL: BASE + CONFIG.pyodide_dir,
     lockFileURL: BASE + CONFIG.pyodide_dir + "pyodide-lock.json",
-    env: { HOME: "/home/pyodide", PANEL_CDN_ROOT: BASE + CONFIG.panel_cdn_root },
+    env: PYTHON_ENV,
   };
-  if (snapshot) Object.assign(options, { _loadSnapshot: snapshot.bytes, _snapshotDeserializer: findObject });
+  if (snapshot) Object.assign(options, { _loadSnapshot: heap, _snapshotDeserializer: findObject });
   const pyodide = await Promise.race([loadPyodide(options), preparing.then(() => new Promise(() => {}))]);
   if (snapshot && table !== snapshot.table) {
     throw new Error(`numpy's libraries took table slots up to ${table}, not ${snapshot.table} as when ` +
                     "the snapshot was made");
   }
-  if (snapshot) loadLater();  // (afresh, once the first screen has answered: startFirstScreen)
+  const kept = snapshot && !snapshot.start;
+  if (kept) loadLater();  // (otherwise once the first screen has answered: startFirstScreen)
   mark("python-started");  // then its files: measured, the bundles arrive about now, so nothing waits long
-  // From the snapshot, Python has imported everything already: only the app's folder is needed
-  // before the page renders (the working directory), and the rest is written while it does.
-  await writeBundles(pyodide, snapshot ? [CONFIG.app_bundle] : CONFIG.first_bundles, snapshot ? "app-bundle" : "first-bundles");
+  // From a kept snapshot, Python has imported everything already: only the app's folder is needed
+  // before the page renders (the working directory), and the rest is written while it does. From
+  // the build's, the first screen's files are (a share link's code is imported from them).
+  await writeBundles(pyodide, kept ? [CONFIG.app_bundle] : CONFIG.first_bundles, kept ? "app-bundle" : "first-bundles");
   for (const [name, version] of Object.entries(CONFIG.bundled_packages)) {
     pyodide.loadedPackages[name] = "bundle";
   }

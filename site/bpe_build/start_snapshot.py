@@ -1,0 +1,114 @@
+"""The start snapshot: Python's memory with the first screen imported, made by the build, shipped.
+
+A first visit spends about 1 s of its 2 s before the first answer in CPython's start, Pyodide's own
+imports and the first screen's import (`bpe`, param, the app's state), all the same for every
+visitor. So the build opens the built page once in Debian's Chromium with `window.bpeMakeStartSnapshot`
+set, and the worker hands over a memory snapshot right after that import (worker/snapshot.js,
+`makeStartSnapshot`): 21 MB, 5 MB with gzip. It is shipped like any file, and a first visit starts
+Python from it (`startSnapshot`), unless the link is slow or numpy's libraries are late.
+
+A snapshot only restores in the Pyodide build that made it, with numpy's libraries at the same
+addresses, and its modules must be the shipped files' own: it is cached by the worker's
+content-hashed name, which names every shipped file's digest, so any change makes a new one.
+
+    >>> STARTED_FROM_BUILD in (BUILD_ASSETS / "worker" / "snapshot.js").read_text()
+    True
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+
+from .paths import BUILD_ASSETS, CACHE, CHROMIUM, CHROMIUM_ARGS, PYODIDE_DIR, PYTHON, SITE
+from .util import log, run
+
+#: What the worker logs once it started from it (the tests and the benchmark look for it).
+STARTED_FROM_BUILD = "[bpe] Python started from the build's snapshot of the first screen"
+#: Where it is shipped, before compression (dist/-relative).
+PATH = PYODIDE_DIR + "start-snapshot.bin"
+#: The snapshot as the worker keeps it for the build: {bytes, table} or {error}.
+MADE = "() => self.madeStartSnapshot ? (self.madeStartSnapshot.error || self.madeStartSnapshot.bytes.length) : null"
+CHUNK = 4 << 20
+
+
+def capture(dist: Path, worker: str) -> tuple[bytes, int]:
+    """(the snapshot, numpy's libraries' table length) of the page in `dist`, whose worker is
+    `worker`; cached by that name and this module. Recorded by the venv's Python (Playwright)."""
+    key = worker + "-" + hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    cached = CACHE / "start-snapshot" / key
+    if not (cached / "table.json").exists():
+        cached.mkdir(parents=True, exist_ok=True)
+        run(PYTHON, "-m", "bpe_build.start_snapshot", dist, cached, cwd=SITE, env=dict(os.environ, PYTHONPATH=str(SITE)))
+    return (cached / "snapshot.bin").read_bytes(), json.loads((cached / "table.json").read_text())
+
+
+def record(dist: Path, out: Path) -> None:
+    """Open the page in `dist` in Chromium with the worker told to make the snapshot; write it
+    (snapshot.bin) and its table length (table.json) to the folder `out`."""
+    from playwright.sync_api import sync_playwright
+
+    from .serve import make_server
+
+    server = make_server(dist, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            page = browser.new_page()
+            page.add_init_script("window.bpeMakeStartSnapshot = true")
+            with page.expect_worker(lambda worker: "/app." in worker.url, timeout=60_000) as made:
+                page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+            worker = made.value
+            length = None
+            for _ in range(1200):
+                length = worker.evaluate(MADE)
+                if length is not None:
+                    break
+                page.wait_for_timeout(100)
+            if not isinstance(length, int):
+                raise SystemExit(f"the worker made no start snapshot: {length or 'it timed out'}")
+            data = b"".join(base64.b64decode(worker.evaluate(
+                """([at, size]) => {
+                  const part = self.madeStartSnapshot.bytes.subarray(at, at + size);
+                  let text = "";
+                  for (let i = 0; i < part.length; i += 32768) text += String.fromCharCode(...part.subarray(i, i + 32768));
+                  return btoa(text);
+                }""", [at, CHUNK])) for at in range(0, length, CHUNK))
+            table = worker.evaluate("() => self.madeStartSnapshot.table")
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    (out / "snapshot.bin").write_bytes(data)
+    (out / "table.json").write_text(json.dumps(table))
+
+
+def add_start_snapshot(dist: Path, worker: str, write_worker, config: dict) -> str:
+    """Make and ship the start snapshot of the page in `dist`, name it in the worker's `config`,
+    and write the worker again with it (`write_worker(config)` gives the new worker's name, which
+    index.html then names); the new name."""
+    from .ship import ship
+
+    data, table = capture(dist, worker)
+    (dist / PATH).write_bytes(data)
+    entry = ship(dist, PATH, "application/octet-stream")
+    config["shipped"][PATH] = entry  # not in config["keep"]: no visit keeps it (worker/snapshot.js)
+    config["start_snapshot"] = {"path": PATH, "table": table}
+    (dist / worker).unlink()
+    named = write_worker(config)
+    page = dist / "index.html"
+    html = page.read_text()
+    if html.count(f"./{worker}") != 1:
+        raise SystemExit(f"index.html does not name the worker {worker} once")
+    page.write_text(html.replace(f"./{worker}", f"./{named}"))
+    log(f"the start snapshot: {len(data) / 1e6:.1f} MB, {entry['packed'] / 1e6:.1f} MB with gzip")
+    return named
+
+
+if __name__ == "__main__":
+    record(Path(sys.argv[1]), Path(sys.argv[2]))
