@@ -104,11 +104,10 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
   let held = null;
   let released = false;
 
-  // The build's snapshot ({start: {entry, unlessKept, after}}, worker/snapshot.js): once the first
-  // files have shown the link's pace, it answers {startAsked: true}, or {startAsked: false, why}
-  // where the link is slow or the Cache API holds `unlessKept` (this browser's own snapshot, which a
-  // later visit starts from); then it asks for the file once the file `after` is sent, and sends it
-  // as any other. It is not kept.
+  // The build's snapshot ({start: {entry, after}}, worker/snapshot.js): once the first files have
+  // shown the link's pace, it answers {startAsked: true}, or {startAsked: false, why} where the link
+  // is slow; then it asks for the file once the file `after` is sent, and sends it as any other.
+  // It is not kept.
   let paced;
   const pacedNow = new Promise((resolve) => { paced = resolve; });
   const sent = new Map();  // file -> {when, done}: when `send` sent it (or its error)
@@ -120,11 +119,9 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
     }
     return sent.get(file);
   }
-  async function sendStart({ entry, unlessKept, after }, base) {
+  async function sendStart({ entry, after }, base) {
     await pacedNow;
-    const cache = await bpeShipped.openCache(base);
-    const why = bpeShipped.slow(pace()) ? "the link is slow"
-      : cache && await cache.match(unlessKept).catch(() => undefined) ? "this browser keeps a snapshot of its own" : null;
+    const why = bpeShipped.slow(pace()) ? "the link is slow" : null;
     self.postMessage({ startAsked: !why, why });
     if (why) return;
     await sentOf(after).when;

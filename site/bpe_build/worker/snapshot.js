@@ -51,28 +51,26 @@ async function forgetSnapshot() {
 // The build's snapshot: Python's memory with the first screen imported, made once by the build in
 // Chromium (start_snapshot.py) and shipped like any file. A first visit starts from it, which skips
 // CPython's start, Pyodide's own imports and the first screen's import (about 1 s on 2 cores),
-// unless the link is slow (it is 5 MB with gzip, more than Python's start saves over 20 Mbit/s) or
-// this browser keeps a snapshot of its own: the file worker judges both (shipped_worker.js,
-// `sendStart`) as soon as the first files are here, so that Python's start (making the Emscripten
-// module) is not held up, and asks for it once the wasm is inflated: asked for beside it, inflating
-// it held the file worker's thread, and the wasm's request went 0.5 s later (asked for once the
-// wasm's bytes were here, not yet inflated, it came no sooner). It holds numpy's libraries as a
-// kept snapshot does, so where they are late Python starts afresh.
+// when this browser keeps no snapshot of its own, unless the link is slow (it is 5 MB with gzip,
+// more than Python's start saves over 20 Mbit/s): the file worker judges that from the first files
+// (shipped_worker.js, `sendStart`) and says so at once, so that Python's start (making the
+// Emscripten module) is not held up, and asks for it once the wasm is inflated: asked for beside
+// it, inflating it held the file worker's thread, and the wasm's request went 0.5 s later (asked
+// for once the wasm's bytes were here, not yet inflated, it came no sooner). It holds numpy's
+// libraries as a kept snapshot does, so where they are late Python starts afresh.
 // (Every visitor then shares the build's string hash seed; `random` is seeded again.)
 const MAKE_START_SNAPSHOT = new URL(self.location.href).searchParams.has("make-start-snapshot");
 const STARTED_FROM_BUILD = "[bpe] Python started from the build's snapshot of the first screen";
 const START = CONFIG.start_snapshot && !MAKE_START_SNAPSHOT ? CONFIG.start_snapshot : null;
 let startAsked;  // told by the file worker (files.js): {asked} or {asked: false, why}
 const START_ASKED = new Promise((resolve) => { startAsked = resolve; });
-if (START) {
-  const after = SHIPPED[CONFIG.pyodide_dir + "pyodide.asm.wasm"].file;
-  fetcher.postMessage({ base: BASE, start: { entry: SHIPPED[START.path], unlessKept: SNAPSHOT_URL, after } });
-}
 
 // The build's snapshot as startPython takes it, its bytes to come; null if the file worker did not
 // ask for it.
 async function startSnapshot() {
   if (!START) return null;
+  const after = SHIPPED[CONFIG.pyodide_dir + "pyodide.asm.wasm"].file;
+  fetcher.postMessage({ base: BASE, start: { entry: SHIPPED[START.path], after } });
   const { asked, why } = await START_ASKED;
   if (!asked) {
     console.log(`[bpe] Python starts afresh, without the build's snapshot: ${why}`);
