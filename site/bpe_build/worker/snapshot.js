@@ -49,16 +49,17 @@ async function forgetSnapshot() {
 }
 
 // The build's snapshot: Python's memory with the first screen imported, made once by the build in
-// Chromium (start_snapshot.py) and shipped like any file. A first visit starts from it, which skips
-// CPython's start, Pyodide's own imports and the first screen's import (about 1 s on 2 cores),
-// when this browser keeps no snapshot of its own, unless the link is slow (it is 5 MB with gzip,
-// more than Python's start saves over 20 Mbit/s): the file worker judges that from the first files
-// (shipped_worker.js, `sendStart`) and says so at once, so that Python's start (making the
-// Emscripten module) is not held up, and asks for it once the wasm is inflated: asked for beside
-// it, inflating it held the file worker's thread, and the wasm's request went 0.5 s later (asked
-// for once the wasm's bytes were here, not yet inflated, it came no sooner). It holds numpy's
-// libraries as a kept snapshot does, so where they are late Python starts afresh.
-// (Every visitor then shares the build's string hash seed; `random` is seeded again.)
+// Chromium (start_snapshot.py) and shipped like any file. A visit that keeps no snapshot of its own
+// starts from it, which skips CPython's start, Pyodide's own imports and the first screen's import
+// (about 1 s on 2 cores).
+// - Not over a slow link: it is 5 MB with gzip, more than Python's start saves over 20 Mbit/s. The
+//   file worker judges the link from the first files (shipped_worker.js, `sendStart`) and says so
+//   at once, so that Pyodide's Emscripten module is made while the snapshot comes.
+// - It is asked for once the wasm is inflated. Asked for beside it, inflating it held the file
+//   worker's thread and the wasm's request went 0.5 s later; asked for once the wasm's bytes were
+//   here, not yet inflated, it came no sooner.
+// - It holds numpy's libraries as a kept snapshot does, so where they are late Python starts afresh.
+// - Every visitor shares the build's string hash seed; `random` is seeded again (first_screen.js).
 const MAKE_START_SNAPSHOT = new URL(self.location.href).searchParams.has("make-start-snapshot");
 const STARTED_FROM_BUILD = "[bpe] Python started from the build's snapshot of the first screen";
 const START = CONFIG.start_snapshot && !MAKE_START_SNAPSHOT ? CONFIG.start_snapshot : null;
