@@ -106,8 +106,8 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
 
   // The build's snapshot ({start: {entry, after}}, worker/snapshot.js): once the first files have
   // shown the link's pace, it answers {startAsked: true}, or {startAsked: false, why} where the link
-  // is slow; then it asks for the file once the file `after` is sent, and sends it as any other.
-  // It is not kept.
+  // is slow; then it asks for the file once the file `after` is sent, and sends it as any other,
+  // unless {cancelStart} came meanwhile. It is not kept.
   let paced;
   const pacedNow = new Promise((resolve) => { paced = resolve; });
   const sent = new Map();  // file -> {when, done}: when `send` sent it (or its error)
@@ -119,13 +119,14 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
     }
     return sent.get(file);
   }
+  let startCancelled = false;
   async function sendStart({ entry, after }, base) {
     await pacedNow;
     const why = bpeShipped.slow(pace()) ? "the link is slow" : null;
     self.postMessage({ startAsked: !why, why });
     if (why) return;
     await sentOf(after).when;
-    send(entry, base, false);
+    if (!startCancelled) send(entry, base, false);
   }
 
   self.onmessage = async ({ data }) => {
@@ -136,6 +137,7 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
       held = null;
     }
     if (data.start) sendStart(data.start, data.base);
+    if (data.cancelStart) startCancelled = true;
     for (const group of groups) {
       await sendAll(group, data.base);
       linkPace ??= bodyPace();

@@ -55,10 +55,11 @@ async function forgetSnapshot() {
 // - Not over a slow link: it is 5 MB with gzip, more than Python's start saves over 20 Mbit/s. The
 //   file worker judges the link from the first files (shipped_worker.js, `sendStart`) and says so
 //   at once, so that Pyodide's Emscripten module is made while the snapshot comes.
-// - It is asked for once the wasm is inflated. Asked for beside it, inflating it held the file
-//   worker's thread and the wasm's request went 0.5 s later; asked for once the wasm's bytes were
-//   here, not yet inflated, it came no sooner.
-// - It holds numpy's libraries as a kept snapshot does, so where they are late Python starts afresh.
+// - It is asked for once numpy's libraries are inflated, which come after the wasm. Asked for beside
+//   the wasm, inflating it held the file worker's thread and the wasm's request went 0.5 s later.
+// - It holds numpy's libraries as a kept snapshot does, so Python needs both before it starts: the
+//   libraries first, so that on a busy machine they are not late (where they are, Python starts
+//   afresh and this visit keeps no snapshot).
 // - Every visitor shares the build's string hash seed; `random` is seeded again (first_screen.js).
 const MAKE_START_SNAPSHOT = new URL(self.location.href).searchParams.has("make-start-snapshot");
 const STARTED_FROM_BUILD = "[bpe] Python started from the build's snapshot of the first screen";
@@ -70,7 +71,7 @@ const START_ASKED = new Promise((resolve) => { startAsked = resolve; });
 // ask for it.
 async function startSnapshot() {
   if (!START) return null;
-  const after = SHIPPED[CONFIG.pyodide_dir + "pyodide.asm.wasm"].file;
+  const after = SHIPPED[CONFIG.libraries_bundle].file;
   fetcher.postMessage({ base: BASE, start: { entry: SHIPPED[START.path], after } });
   const { asked, why } = await START_ASKED;
   if (!asked) {
@@ -78,6 +79,11 @@ async function startSnapshot() {
     return null;
   }
   return { bytes: LOADS[START.path], size: SHIPPED[START.path].size, table: START.table, start: true };
+}
+
+// Python gave it up (numpy's libraries came late): the file worker need not ask for it.
+function cancelStartSnapshot() {
+  fetcher.postMessage({ base: BASE, cancelStart: true });
 }
 
 // For the build (start_snapshot.py): the snapshot once the first screen is imported, kept in

@@ -139,8 +139,7 @@ const PYTHON_ENV = { HOME: "/home/pyodide", PANEL_CDN_ROOT: BASE + CONFIG.panel_
 // A snapshot is {bytes, table} (kept by this browser), or the build's {bytes: a promise, size,
 // table, start: true}: Pyodide is given a heap of its size to fill, and the Emscripten module is
 // made (0.3 s) while the bytes come; they are written in before Python starts. numpy's libraries
-// come about when it does (the file worker inflates both at once), so their grace counts from then:
-// counted from before, a busy machine had them late, Python started afresh, and kept no snapshot.
+// come just before them (snapshot.js); where they are late, the build's snapshot is given up.
 async function startPython(snapshot) {
   let table = null;
   const start = snapshot && snapshot.start;
@@ -148,13 +147,15 @@ async function startPython(snapshot) {
   const preparing = new Promise((resolve, reject) => {
     beforePython = async (Module) => {
       try {
-        if (start) heap.set(await snapshot.bytes);
         if (!await librariesInTime(snapshot && !start ? snapshot : null)) {
-          // The build's snapshot holds them: Python starts afresh instead (builtAfresh).
-          if (start) throw new Error("numpy's libraries are late, and the build's snapshot holds them");
+          if (start) {  // the build's snapshot holds them: Python starts afresh instead (builtAfresh)
+            cancelStartSnapshot();
+            throw new Error("numpy's libraries are late, and the build's snapshot holds them");
+          }
           console.log("[bpe] Python starts before numpy's libraries have arrived");
         } else {
-          table = await loadLibraries(Module);
+          const heapIn = start && snapshot.bytes.then((bytes) => heap.set(bytes));
+          [table] = await Promise.all([loadLibraries(Module), heapIn]);
         }
         resolve();
       } catch (error) {
