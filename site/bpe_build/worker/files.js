@@ -75,7 +75,11 @@ self.fetch = (resource, options) => {
   const path = url.startsWith(BASE) ? url.slice(BASE.length) : null;
   if (path === null || !(path in SHIPPED)) return fetchAnything(resource, options);
   return LOADS[path].then((bytes) => {
-    const response = new Response(bytes, { headers: { "Content-Type": SHIPPED[path].type } });
+    // Its body is the bytes themselves, read only if asked for: a Response made from the bytes
+    // copies them at once, and on the worker's thread, which Python's start waits for (the wasm's
+    // 10 MB, which instantiateStreaming below never reads).
+    const body = new ReadableStream({ start(controller) { controller.enqueue(bytes); controller.close(); } });
+    const response = new Response(body, { headers: { "Content-Type": SHIPPED[path].type } });
     if (path === WASM_PATH) COMPILING.add(response);
     return response;
   });
