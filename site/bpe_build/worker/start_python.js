@@ -136,14 +136,15 @@ function librariesInTime(snapshot) {
 // Python's environment: given at its start, and again after the build's snapshot (made elsewhere).
 const PYTHON_ENV = { HOME: "/home/pyodide", PANEL_CDN_ROOT: BASE + CONFIG.panel_cdn_root };
 
-// A snapshot is {bytes, table} (kept by this browser), or the build's {bytes: a promise, size,
-// table, start: true}: Pyodide is given a heap of its size to fill, and the Emscripten module is
-// made (0.3 s) while the bytes come; they are written in before Python starts. numpy's libraries
-// come just before them (snapshot.js); where they are late, the build's snapshot is given up.
+// A snapshot is {bytes: a promise, size, table}, kept by this browser, or the build's (then with
+// `start: true`): Pyodide is given a heap of its size to fill, and the Emscripten
+// module is made (0.3 s) while the bytes are read or come; they are written in before Python
+// starts. For the build's, numpy's libraries come just before them (snapshot.js); where they are
+// late, it is given up.
 async function startPython(snapshot) {
   let table = null;
   const start = snapshot && snapshot.start;
-  const heap = snapshot && (start ? new Uint8Array(snapshot.size) : snapshot.bytes);
+  const heap = snapshot && new Uint8Array(snapshot.size);
   const preparing = new Promise((resolve, reject) => {
     beforePython = async (Module) => {
       try {
@@ -154,7 +155,7 @@ async function startPython(snapshot) {
           }
           console.log("[bpe] Python starts before numpy's libraries have arrived");
         } else {
-          const heapIn = start && snapshot.bytes.then((bytes) => heap.set(bytes));
+          const heapIn = snapshot && snapshot.bytes.then((bytes) => heap.set(bytes));
           [table] = await Promise.all([loadLibraries(Module), heapIn]);
         }
         resolve();
