@@ -32,11 +32,13 @@ def test_a_shipped_file_is_gzip_under_a_name_that_follows_its_content(tmp_path, 
 
 
 def test_the_start_snapshot_is_shipped_and_named_by_a_new_worker(tmp_path, monkeypatch):
-    """The build's snapshot (made in Chromium, here a stand-in) is shipped with gzip, named in the
-    worker's config with its table length, kept by no one, and the worker written again under its
-    new content-hashed name, which index.html then names."""
+    """The build's snapshot (made in Chromium, here a stand-in) is shipped with gzip without its
+    pages of zeros, named in the worker's config with its table length, its size and where its
+    pages go, kept by no one, and the worker written again under its new content-hashed name,
+    which index.html then names."""
     monkeypatch.setattr(ship, "CACHE", tmp_path / "cache")
-    heap = b"\0heap" * 1000
+    page = start_snapshot.PAGE
+    heap = b"heap" * (page // 4) + bytes(2 * page) + b"tail"
     monkeypatch.setattr(start_snapshot, "capture", lambda dist, worker: (heap, 17457))
     (tmp_path / "pyodide").mkdir()
     (tmp_path / "app.old.js").write_text("old worker")
@@ -51,8 +53,11 @@ def test_the_start_snapshot_is_shipped_and_named_by_a_new_worker(tmp_path, monke
 
     assert start_snapshot.add_start_snapshot(tmp_path, "app.old.js", write_worker, config) == "app.new.js"
     entry = config["shipped"][start_snapshot.PATH]
-    assert config["start_snapshot"] == {"path": start_snapshot.PATH, "table": 17457} and written == [config]
-    assert gzip.decompress((tmp_path / entry["file"]).read_bytes()) == heap and entry["size"] == len(heap)
+    runs = [[0, page], [3 * page, 4]]
+    assert config["start_snapshot"] == {"path": start_snapshot.PATH, "table": 17457, "size": len(heap), "runs": runs}
+    assert written == [config]
+    shipped = gzip.decompress((tmp_path / entry["file"]).read_bytes())
+    assert shipped == heap[:page] + b"tail" and entry["size"] == len(shipped)
     assert config["keep"] == ["a.kept"] and "smaller" not in entry
     assert not (tmp_path / "app.old.js").exists() and not (tmp_path / start_snapshot.PATH).exists()
     assert (tmp_path / "index.html").read_text() == '<script>new Worker("./app.new.js?" + query)</script>'

@@ -7,6 +7,11 @@ set, and the worker hands over a memory snapshot right after that import (worker
 `makeStartSnapshot`): 21 MB, 5 MB with gzip. It is shipped like any file, and a first visit starts
 Python from it (`startSnapshot`), unless the link is slow or numpy's libraries are late.
 
+A third of that heap is pages of zeros (a 5 MB run of them in the middle), which gzip makes small
+but inflating still writes out, byte by byte: the file worker, which inflates everything a first
+visit needs on one thread, is what the first answer waits for. So only the pages with data are
+shipped (`pack`), and the worker writes them into a heap of zeros where the config's `runs` say.
+
 A snapshot only restores in the Pyodide build that made it, with numpy's libraries at the same
 addresses, and its modules must be the shipped files' own: it is cached by the worker's
 content-hashed name, which names every shipped file's digest, so any change makes a new one.
@@ -34,6 +39,28 @@ PATH = PYODIDE_DIR + "start-snapshot.bin"
 #: The snapshot as the worker keeps it for the build: {bytes, table} or {error}.
 MADE = "() => self.madeStartSnapshot ? (self.madeStartSnapshot.error || self.madeStartSnapshot.bytes.length) : null"
 CHUNK = 4 << 20
+#: The pages `pack` keeps or leaves out (WebAssembly's own page size).
+PAGE = 1 << 16
+
+
+def pack(heap: bytes, page: int = PAGE) -> tuple[bytes, list[list[int]]]:
+    """The heap without its pages of zeros, and where the rest go: [offset, length] runs, in order.
+
+    >>> pack(b"ab" + bytes(4) + b"cd" + bytes(2) + b"e", page=2)
+    (b'abcde', [[0, 2], [6, 2], [10, 1]])
+    >>> pack(bytes(6), page=2)
+    (b'', [])
+    """
+    runs: list[list[int]] = []
+    for at in range(0, len(heap), page):
+        chunk = heap[at:at + page]
+        if chunk == bytes(len(chunk)):
+            continue
+        if runs and sum(runs[-1]) == at:  # goes on from the run before
+            runs[-1][1] += len(chunk)
+        else:
+            runs.append([at, len(chunk)])
+    return b"".join(heap[at:at + length] for at, length in runs), runs
 
 
 def capture(dist: Path, worker: str) -> tuple[bytes, int]:
@@ -95,10 +122,11 @@ def add_start_snapshot(dist: Path, worker: str, write_worker, config: dict) -> s
     from .ship import ship
 
     data, table = capture(dist, worker)
-    (dist / PATH).write_bytes(data)
+    packed, runs = pack(data)
+    (dist / PATH).write_bytes(packed)
     entry = ship(dist, PATH, "application/octet-stream")
     config["shipped"][PATH] = entry  # not in config["keep"]: no visit keeps it (worker/snapshot.js)
-    config["start_snapshot"] = {"path": PATH, "table": table}
+    config["start_snapshot"] = {"path": PATH, "table": table, "size": len(data), "runs": runs}
     (dist / worker).unlink()
     named = write_worker(config)
     page = dist / "index.html"
@@ -106,7 +134,8 @@ def add_start_snapshot(dist: Path, worker: str, write_worker, config: dict) -> s
     if html.count(f"./{worker}") != 1:
         raise SystemExit(f"index.html does not name the worker {worker} once")
     page.write_text(html.replace(f"./{worker}", f"./{named}"))
-    log(f"the start snapshot: {len(data) / 1e6:.1f} MB, {entry['packed'] / 1e6:.1f} MB with gzip")
+    log(f"the start snapshot: {len(data) / 1e6:.1f} MB, {len(packed) / 1e6:.1f} MB without its pages of zeros, "
+        f"{entry['packed'] / 1e6:.1f} MB with gzip")
     return named
 
 

@@ -79,6 +79,7 @@ async function forgetSnapshot() {
 //   libraries first, so that on a busy machine they are not late (where they are, Python starts
 //   afresh and this visit keeps no snapshot).
 // - Every visitor shares the build's string hash seed; `random` is seeded again (first_screen.js).
+// - Its pages of zeros are not shipped: `runs` says where the rest go (start_snapshot.py, `pack`).
 const MAKE_START_SNAPSHOT = new URL(self.location.href).searchParams.has("make-start-snapshot");
 const STARTED_FROM_BUILD = "[bpe] Python started from the build's snapshot of the first screen";
 const START = CONFIG.start_snapshot && !MAKE_START_SNAPSHOT ? CONFIG.start_snapshot : null;
@@ -96,7 +97,7 @@ async function startSnapshot() {
     console.log(`[bpe] Python starts afresh, without the build's snapshot: ${why}`);
     return null;
   }
-  return { bytes: LOADS[START.path], size: SHIPPED[START.path].size, table: START.table, start: true };
+  return { bytes: LOADS[START.path], size: START.size, runs: START.runs, table: START.table, start: true };
 }
 
 // Python gave it up (numpy's libraries came late): the file worker need not ask for it.
