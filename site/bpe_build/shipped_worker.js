@@ -11,7 +11,6 @@
 // worker's clock; see `timed`), then {file, buffer, source} or {file, error};
 // {prune: [kept name, ...], base} is answered with {pruned: count}; {start, base} asks for the
 // build's snapshot (`sendStart`).
-// {readKept: url, base}: the entry kept under that address in the site's cache (`readKept`).
 if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
   // Each file from the server: [url, asked, all here (JavaScript's times), bytes as shipped].
   const bodies = [];
@@ -130,29 +129,7 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
     if (!startCancelled) send(entry, base, false);
   }
 
-  // The snapshot the app's worker kept (worker/snapshot.js): {kept: {length, table}} once its
-  // entry is found ({kept: null}: none), then {keptBytes: buffer} once read, or {keptError}. Read
-  // here, not on the app's worker, whose thread makes Pyodide's module meanwhile: reading 63 MB
-  // takes a thread's tasks, and there it waited for the module.
-  async function readKept(url, base) {
-    const cache = await bpeShipped.openCache(base);
-    const kept = cache && await cache.match(url).catch(() => undefined);
-    if (!kept) {
-      self.postMessage({ kept: null });
-      return;
-    }
-    const [length, table] = ["X-Bpe-Length", "X-Bpe-Table"].map((name) => kept.headers.get(name));
-    self.postMessage({ kept: { length, table } });
-    try {
-      const buffer = await kept.arrayBuffer();
-      self.postMessage({ keptBytes: buffer }, [buffer]);
-    } catch (error) {
-      self.postMessage({ keptError: `${error.message || error}` });
-    }
-  }
-
   self.onmessage = async ({ data }) => {
-    if (data.readKept) readKept(data.readKept, data.base);
     const groups = [...data.load || []];
     if (data.release) {
       released = true;

@@ -481,10 +481,10 @@ def test_a_second_visit_reads_every_shipped_file_from_the_cache(served, profile)
 
 
 #: Kept snapshots that must be dropped, each made in the page from the good one (`kept`, read with
-#: `cache`), and the reason the console gives: one the worker refuses before Pyodide is started (no
-#: length); one it refuses once its bytes are read, while Pyodide's module is made (its last 64 KiB
-#: cut off: a heap whose top would be left zeros); and one that passes its checks (its first word,
-#: its length) but that Pyodide refuses (its build id).
+#: `cache`), and the reason the console gives: two the worker refuses before Pyodide sees them (no
+#: length; a real one with its last 64 KiB cut off, which Pyodide would take as a heap whose top is
+#: zeros), and one that passes its checks (its first word, its length) but that Pyodide refuses
+#: (its build id).
 DAMAGED = {
     "short": ("new Response('not a snapshot', { headers: { 'X-Bpe-Table': '1' } })", "the kept snapshot is damaged"),
     "cut short": ("""(async () => {

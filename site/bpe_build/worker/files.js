@@ -32,7 +32,6 @@ const PATH_OF = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) =
 fetcher.onmessage = ({ data }) => {
   if (data.pruned) console.log(`[bpe] forgot ${data.pruned} files of earlier builds`);
   if (data.startAsked !== undefined) startAsked({ asked: data.startAsked, why: data.why });  // snapshot.js
-  if ("kept" in data || data.keptBytes || data.keptError) keptRead(data);  // snapshot.js
   if (data.wired) {
     const path = PATH_OF[data.wired];
     wire.spans.push([data.start, data.end, data.packed]);

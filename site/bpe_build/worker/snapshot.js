@@ -16,42 +16,24 @@ const SNAPSHOT_URL = BASE + SNAPSHOT_FILE;
 // waits forever.
 const SNAPSHOT_MAGIC = 1886286592;  // the first word of a Pyodide 0.27 snapshot
 const SNAPSHOT_LEAST = 20971520;  // Pyodide's initial memory: a heap with Python in it is bigger
-
-// The kept snapshot as startPython takes it, {bytes: a promise, size, table}, once its entry is
-// found (null: none): its size is in the entry's headers, so Pyodide's Emscripten module is made
-// (0.3 s) while the file worker reads the 63 MB (shipped_worker.js, `readKept`), as for the build's
-// snapshot.
-let keptFound, keptBytes;
-const KEPT_FOUND = new Promise((resolve) => { keptFound = resolve; });
-const KEPT_BYTES = new Promise((resolve, reject) => { keptBytes = { resolve, reject }; });
-KEPT_BYTES.catch(() => {});  // (reported by startPython)
-function keptRead({ kept, keptBytes: buffer, keptError }) {
-  if (kept !== undefined) keptFound(kept);
-  if (buffer) keptBytes.resolve(buffer);
-  if (keptError) keptBytes.reject(new Error(`the kept snapshot could not be read: ${keptError}`));
-}
+const KEPT_SNAPSHOT = keptSnapshot();  // read while Pyodide's files arrive
+KEPT_SNAPSHOT.catch(() => {});  // a damaged one is reported where it is used
 
 async function keptSnapshot() {
-  fetcher.postMessage({ readKept: SNAPSHOT_URL, base: BASE });
-  const kept = await KEPT_FOUND;
+  const cache = await bpeShipped.openCache(BASE);
+  const kept = cache && await cache.match(SNAPSHOT_URL).catch(() => undefined);
   if (!kept) return null;
   // The page's Bokeh may run now (first_screen.js): the app's document comes without a first
   // screen, and is set on the prerendered one once Bokeh has drawn that.
   self.postMessage({ type: "from-snapshot" });
-  const [size, table] = [kept.length, kept.table].map(Number);
-  const damaged = (length) => new Error(`the kept snapshot is damaged (${length} bytes)`);
-  if (!(size >= SNAPSHOT_LEAST)) throw damaged(size);
-  const bytes = KEPT_BYTES.then((buffer) => {
-    const magic = buffer.byteLength >= 4 ? new DataView(buffer).getUint32(0, true) : 0;
-    if (buffer.byteLength !== size || magic !== SNAPSHOT_MAGIC) throw damaged(buffer.byteLength);
-    mark("snapshot-read");
-    return new Uint8Array(buffer);
-  });
-  return { bytes, size, table };
+  const bytes = new Uint8Array(await kept.arrayBuffer());
+  const [length, table] = ["X-Bpe-Length", "X-Bpe-Table"].map((name) => Number(kept.headers.get(name)));
+  const magic = bytes.length >= 4 ? new DataView(bytes.buffer).getUint32(0, true) : 0;
+  if (bytes.length !== length || bytes.length < SNAPSHOT_LEAST || magic !== SNAPSHOT_MAGIC) {
+    throw new Error(`the kept snapshot is damaged (${bytes.length} bytes)`);
+  }
+  return { bytes, table };
 }
-
-const KEPT_SNAPSHOT = keptSnapshot();  // found while Pyodide's files arrive
-KEPT_SNAPSHOT.catch(() => {});  // a damaged one is reported where it is used
 
 async function keepSnapshot(bytes, table) {
   const cache = await bpeShipped.openCache(BASE);

@@ -46,7 +46,7 @@ async function builtAfresh() {
 // (its bundles other than the app's are written once its document is posted: startApplication).
 async function builtBefore() {
   const snapshot = await KEPT_SNAPSHOT;
-  mark("snapshot-found");  // (its bytes are read while Pyodide's module is made: "snapshot-read")
+  mark("snapshot-read");
   if (!snapshot) return null;
   const { pyodide } = await startPython(snapshot);
   mark("pyodide");

@@ -136,9 +136,9 @@ function librariesInTime(snapshot) {
 // Python's environment: given at its start, and again after the build's snapshot (made elsewhere).
 const PYTHON_ENV = { HOME: "/home/pyodide", PANEL_CDN_ROOT: BASE + CONFIG.panel_cdn_root };
 
-// A heap from a snapshot's bytes: all of them, or (the build's) its pages with data, in runs of
-// [offset, length], the rest left zeros (start_snapshot.py, `pack`).
-function fillHeap(heap, bytes, runs = [[0, bytes.length]]) {
+// The build's snapshot's heap from its bytes: its pages with data, in runs of [offset, length],
+// the rest left zeros (start_snapshot.py, `pack`).
+function fillHeap(heap, bytes, runs) {
   let from = 0;
   for (const [at, length] of runs) {
     heap.set(bytes.subarray(from, from + length), at);
@@ -147,15 +147,14 @@ function fillHeap(heap, bytes, runs = [[0, bytes.length]]) {
   if (from !== bytes.length) throw new Error(`the snapshot's runs take ${from} of its ${bytes.length} bytes`);
 }
 
-// A snapshot is {bytes: a promise, size, table}, kept by this browser, or the build's (then with
-// `start: true` and its `runs`): Pyodide is given a heap of its size to fill, and the Emscripten
-// module is made (0.3 s) while the bytes are read or come; they are written in before Python
-// starts. For the build's, numpy's libraries come just before them (snapshot.js); where they are
-// late, it is given up.
+// A snapshot is {bytes, table} (kept by this browser), or the build's {bytes: a promise, size,
+// runs, table, start: true}: Pyodide is given a heap of its size to fill, and the Emscripten module
+// is made (0.3 s) while the bytes come; they are written in before Python starts. numpy's libraries
+// come just before them (snapshot.js); where they are late, the build's snapshot is given up.
 async function startPython(snapshot) {
   let table = null;
   const start = snapshot && snapshot.start;
-  const heap = snapshot && new Uint8Array(snapshot.size);
+  const heap = snapshot && (start ? new Uint8Array(snapshot.size) : snapshot.bytes);
   const preparing = new Promise((resolve, reject) => {
     beforePython = async (Module) => {
       try {
@@ -166,7 +165,7 @@ async function startPython(snapshot) {
           }
           console.log("[bpe] Python starts before numpy's libraries have arrived");
         } else {
-          const heapIn = snapshot && snapshot.bytes.then((bytes) => fillHeap(heap, bytes, snapshot.runs));
+          const heapIn = start && snapshot.bytes.then((bytes) => fillHeap(heap, bytes, snapshot.runs));
           [table] = await Promise.all([loadLibraries(Module), heapIn]);
         }
         resolve();
