@@ -97,6 +97,16 @@ def test_before_panel_choosing_course_retrains_and_shows_its_round_two_tie(held)
     expect(page.locator(".corpus-input textarea").first).to_have_value("aaa\naba")
 
 
+def test_once_python_answers_the_card_says_the_full_page_is_starting(browser, site_url):
+    """Not "Loading Python", which it said until then: Python is up and answering."""
+    context, app = first_screen(browser, site_url)
+    try:
+        expect(app.page.locator(".pn-loading-msg")).to_have_text("Starting the full page")
+        assert app.errors == [], "\n".join(app.errors)
+    finally:
+        context.close()
+
+
 def test_before_panel_a_control_that_needs_the_full_page_says_so(held):
     page = held.page
     page.locator(".budget-select select").first.click()

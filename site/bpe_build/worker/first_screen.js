@@ -117,6 +117,9 @@ async function startFirstScreen(pyodide, { restored, table }) {
       console.error("[bpe] the first screen could not answer", event.event, error);
     }
   }
+  // Said before the answer: once the first screen answers, the page keeps its card as it is, which
+  // would go on saying "Loading Python" while Python answers.
+  status("Starting the full page");
   self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true, seq });
   mark("first-screen");
   loadLater();

@@ -14,7 +14,6 @@ async function builtAfresh() {
   self.pyodide = pyodide;
   await startFirstScreen(pyodide, { restored: Boolean(started), table });
   if (HOLD_PANEL) await new Promise(() => {});
-  status("Starting the full page");
   await writeBundles(pyodide, CONFIG.bundles, "bundles");
   if (table === null) await librariesLate(pyodide);
   await importPanel(pyodide);
