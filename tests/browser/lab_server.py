@@ -36,10 +36,11 @@ def open_notebook(page, url: str, name: str) -> None:
 
 
 def run_all_cells(page, tries: int = 3) -> list[str]:
-    """Run > Run All Cells; again if no cell has started within 15 s (a click before the notebook's
-    session is ready is lost). A dialog JupyterLab opens on its own meanwhile (seen once on a busy
-    CI machine: a modal that took every click for 30 s) is answered with its default button and
-    its text returned, so that the test can show what it was."""
+    """Run > Run All Cells; again if within 15 s not every code cell has been queued or run (a click
+    before the notebook's session is ready is lost; on a busy machine once only the first cell ran,
+    and the rest were never queued). A dialog JupyterLab opens on its own meanwhile (seen once on a
+    busy CI machine: a modal that took every click for 30 s) is answered with its default button
+    and its text returned, so that the test can show what it was."""
     dialogs = []
     for _ in range(tries):
         dialogs += answer_dialogs(page)
@@ -50,8 +51,8 @@ def run_all_cells(page, tries: int = 3) -> list[str]:
             continue  # a dialog came in between: answered at the top of the next try
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
-            prompts = page.locator(".jp-InputPrompt").all_inner_texts()
-            if any("[*]" in prompt or any(c.isdigit() for c in prompt) for prompt in prompts):
+            prompts = page.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()
+            if prompts and all("[*]" in prompt or any(c.isdigit() for c in prompt) for prompt in prompts):
                 return dialogs + answer_dialogs(page)
             time.sleep(0.3)
     raise TimeoutError(f"Run All Cells started no cell (dialogs answered: {dialogs})")
