@@ -34,12 +34,13 @@ def test_a_shipped_file_is_gzip_under_a_name_that_follows_its_content(tmp_path, 
 def test_the_start_snapshot_is_shipped_and_named_by_a_new_worker(tmp_path, monkeypatch):
     """The build's snapshot (made in Chromium, here a stand-in) is shipped with gzip without its
     pages of zeros, named in the worker's config with its table length, its size and where its
-    pages go, kept by no one, and the worker written again under its new content-hashed name,
+    pages go and where numpy's libraries are, kept by no one, and the worker written again under its new content-hashed name,
     which index.html then names."""
     monkeypatch.setattr(ship, "CACHE", tmp_path / "cache")
     page = start_snapshot.PAGE
     heap = b"heap" * (page // 4) + bytes(2 * page) + b"tail"
-    monkeypatch.setattr(start_snapshot, "capture", lambda dist, worker: (heap, 17457))
+    places = [[9883824, 1900000, 6000], [11783840, 20000, 8100]]
+    monkeypatch.setattr(start_snapshot, "capture", lambda dist, worker: (heap, {"table": 17457, "libraries": places}))
     (tmp_path / "pyodide").mkdir()
     (tmp_path / "app.old.js").write_text("old worker")
     (tmp_path / "index.html").write_text('<script>new Worker("./app.old.js?" + query)</script>')
@@ -54,7 +55,8 @@ def test_the_start_snapshot_is_shipped_and_named_by_a_new_worker(tmp_path, monke
     assert start_snapshot.add_start_snapshot(tmp_path, "app.old.js", write_worker, config) == "app.new.js"
     entry = config["shipped"][start_snapshot.PATH]
     runs = [[0, page], [3 * page, 4]]
-    assert config["start_snapshot"] == {"path": start_snapshot.PATH, "table": 17457, "size": len(heap), "runs": runs}
+    assert config["start_snapshot"] == {"path": start_snapshot.PATH, "table": 17457, "libraries": places,
+                                        "size": len(heap), "runs": runs}
     assert written == [config]
     shipped = gzip.decompress((tmp_path / entry["file"]).read_bytes())
     assert shipped == heap[:page] + b"tail" and entry["size"] == len(shipped)

@@ -106,8 +106,9 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
 
   // The build's snapshot ({start: {entry, after}}, worker/snapshot.js): once the first files have
   // shown the link's pace, it answers {startAsked: true}, or {startAsked: false, why} where the link
-  // is slow; then it asks for the file once the file `after` is sent, and sends it as any other,
-  // unless {cancelStart} came meanwhile. It is not kept.
+  // is slow; then it asks for the file once the file `after` is sent, and sends it as any other.
+  // It is not kept. `hold` (numpy's libraries) waits for it where it was asked for by then: Python
+  // starts from it without them.
   let paced;
   const pacedNow = new Promise((resolve) => { paced = resolve; });
   const sent = new Map();  // file -> {when, done}: when `send` sent it (or its error)
@@ -119,14 +120,15 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
     }
     return sent.get(file);
   }
-  let startCancelled = false;
+  let startSent = Promise.resolve();
   async function sendStart({ entry, after }, base) {
     await pacedNow;
     const why = bpeShipped.slow(pace()) ? "the link is slow" : null;
     self.postMessage({ startAsked: !why, why });
     if (why) return;
     await sentOf(after).when;
-    if (!startCancelled) send(entry, base, false);
+    send(entry, base, false);
+    await sentOf(entry.file).when;
   }
 
   self.onmessage = async ({ data }) => {
@@ -136,14 +138,16 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
       if (held) groups.unshift(held);
       held = null;
     }
-    if (data.start) sendStart(data.start, data.base);
-    if (data.cancelStart) startCancelled = true;
+    if (data.start) startSent = sendStart(data.start, data.base);
     for (const group of groups) {
       await sendAll(group, data.base);
       linkPace ??= bodyPace();
       paced();
     }
-    if (data.hold && (released || !bpeShipped.slow(pace()))) await sendAll(data.hold, data.base);
+    if (data.hold && (released || !bpeShipped.slow(pace()))) {
+      await startSent;
+      await sendAll(data.hold, data.base);
+    }
     else if (data.hold) {
       held = data.hold;
       console.log("[bpe] over this slow link numpy's libraries wait until they are wanted");

@@ -5,15 +5,17 @@ imports and the first screen's import (`bpe`, param, the app's state), all the s
 visitor. So the build opens the built page once in Debian's Chromium with `window.bpeMakeStartSnapshot`
 set, and the worker hands over a memory snapshot right after that import (worker/snapshot.js,
 `makeStartSnapshot`): 21 MB, 5 MB with gzip. It is shipped like any file, and a first visit starts
-Python from it (`startSnapshot`), unless the link is slow or numpy's libraries are late.
+Python from it (`startSnapshot`), unless the link is slow.
 
 A third of that heap is pages of zeros (a 5 MB run of them in the middle), which gzip makes small
 but inflating still writes out, byte by byte: the file worker, which inflates everything a first
 visit needs on one thread, is what the first answer waits for. So only the pages with data are
 shipped (`pack`), and the worker writes them into a heap of zeros where the config's `runs` say.
 
-A snapshot only restores in the Pyodide build that made it, with numpy's libraries at the same
-addresses, and its modules must be the shipped files' own: it is cached by the worker's
+numpy's libraries were loaded before the snapshot was made, and their memory is in it: a visit
+loads them after its first answer, at the places the build recorded (`libraries` in the config:
+[memory base, memory size, table base] each; start_python.js, `librariesInPlace`). A snapshot
+only restores in the Pyodide build that made it, and its modules must be the shipped files' own: it is cached by the worker's
 content-hashed name, which names every shipped file's digest, so any change makes a new one.
 
     >>> STARTED_FROM_BUILD in (BUILD_ASSETS / "worker" / "snapshot.js").read_text()
@@ -36,7 +38,7 @@ from .util import log, run
 STARTED_FROM_BUILD = "[bpe] Python started from the build's snapshot of the first screen"
 #: Where it is shipped, before compression (dist/-relative).
 PATH = PYODIDE_DIR + "start-snapshot.bin"
-#: The snapshot as the worker keeps it for the build: {bytes, table} or {error}.
+#: The snapshot as the worker keeps it for the build: {bytes, table, libraries} or {error}.
 MADE = "() => self.madeStartSnapshot ? (self.madeStartSnapshot.error || self.madeStartSnapshot.bytes.length) : null"
 CHUNK = 4 << 20
 #: The pages `pack` keeps or leaves out (WebAssembly's own page size).
@@ -63,20 +65,21 @@ def pack(heap: bytes, page: int = PAGE) -> tuple[bytes, list[list[int]]]:
     return b"".join(heap[at:at + length] for at, length in runs), runs
 
 
-def capture(dist: Path, worker: str) -> tuple[bytes, int]:
-    """(the snapshot, numpy's libraries' table length) of the page in `dist`, whose worker is
-    `worker`; cached by that name and this module. Recorded by the venv's Python (Playwright)."""
+def capture(dist: Path, worker: str) -> tuple[bytes, dict]:
+    """(the snapshot, {"table": numpy's libraries' table length, "libraries": their places}) of the
+    page in `dist`, whose worker is `worker`; cached by that name and this module. Recorded by the
+    venv's Python (Playwright)."""
     key = worker + "-" + hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
     cached = CACHE / "start-snapshot" / key
-    if not (cached / "table.json").exists():
+    if not (cached / "libraries.json").exists():
         cached.mkdir(parents=True, exist_ok=True)
         run(PYTHON, "-m", "bpe_build.start_snapshot", dist, cached, cwd=SITE, env=dict(os.environ, PYTHONPATH=str(SITE)))
-    return (cached / "snapshot.bin").read_bytes(), json.loads((cached / "table.json").read_text())
+    return (cached / "snapshot.bin").read_bytes(), json.loads((cached / "libraries.json").read_text())
 
 
 def record(dist: Path, out: Path) -> None:
     """Open the page in `dist` in Chromium with the worker told to make the snapshot; write it
-    (snapshot.bin) and its table length (table.json) to the folder `out`."""
+    (snapshot.bin) and where numpy's libraries are (libraries.json) to the folder `out`."""
     from playwright.sync_api import sync_playwright
 
     from .serve import make_server
@@ -106,13 +109,14 @@ def record(dist: Path, out: Path) -> None:
                   for (let i = 0; i < part.length; i += 32768) text += String.fromCharCode(...part.subarray(i, i + 32768));
                   return btoa(text);
                 }""", [at, CHUNK])) for at in range(0, length, CHUNK))
-            table = worker.evaluate("() => self.madeStartSnapshot.table")
+            libraries = worker.evaluate("({table, libraries}) => ({table, libraries})", worker.evaluate_handle(
+                "() => self.madeStartSnapshot"))
             browser.close()
     finally:
         server.shutdown()
         server.server_close()
     (out / "snapshot.bin").write_bytes(data)
-    (out / "table.json").write_text(json.dumps(table))
+    (out / "libraries.json").write_text(json.dumps(libraries))
 
 
 def add_start_snapshot(dist: Path, worker: str, write_worker, config: dict) -> str:
@@ -121,12 +125,16 @@ def add_start_snapshot(dist: Path, worker: str, write_worker, config: dict) -> s
     index.html then names); the new name."""
     from .ship import ship
 
-    data, table = capture(dist, worker)
+    data, libraries = capture(dist, worker)
+    places = libraries["libraries"]
+    if not (places and all(len(place) == 3 and all(isinstance(n, int) and n > 0 for n in place) for place in places)):
+        raise SystemExit(f"the start snapshot's worker gave no places for numpy's libraries: {places!r}")
     packed, runs = pack(data)
     (dist / PATH).write_bytes(packed)
     entry = ship(dist, PATH, "application/octet-stream")
     config["shipped"][PATH] = entry  # not in config["keep"]: no visit keeps it (worker/snapshot.js)
-    config["start_snapshot"] = {"path": PATH, "table": table, "size": len(data), "runs": runs}
+    config["start_snapshot"] = {"path": PATH, "table": libraries["table"], "libraries": places,
+                                "size": len(data), "runs": runs}
     (dist / worker).unlink()
     named = write_worker(config)
     page = dist / "index.html"

@@ -55,11 +55,12 @@ async function forgetSnapshot() {
 // - Not over a slow link: it is 5 MB with gzip, more than Python's start saves over 20 Mbit/s. The
 //   file worker judges the link from the first files (shipped_worker.js, `sendStart`) and says so
 //   at once, so that Pyodide's Emscripten module is made while the snapshot comes.
-// - It is asked for once numpy's libraries are inflated, which come after the wasm. Asked for beside
-//   the wasm, inflating it held the file worker's thread and the wasm's request went 0.5 s later.
-// - It holds numpy's libraries as a kept snapshot does, so Python needs both before it starts: the
-//   libraries first, so that on a busy machine they are not late (where they are, Python starts
-//   afresh and this visit keeps no snapshot).
+// - It is asked for once the first screen's bundles are inflated, which come after the wasm. Asked
+//   for beside the wasm, inflating it held the file worker's thread and the wasm's request went
+//   0.5 s later. numpy's libraries come after it (shipped_worker.js, `sendStart`).
+// - It holds numpy's libraries' memory, as loading them left it: Python starts without them, and
+//   they are loaded at the same places after the first answer (start_python.js, librariesInPlace),
+//   so that the first answer waits neither for them nor for Emscripten's linking of them.
 // - Every visitor shares the build's string hash seed; `random` is seeded again (first_screen.js).
 // - Its pages of zeros are not shipped: `runs` says where the rest go (start_snapshot.py, `pack`).
 const MAKE_START_SNAPSHOT = new URL(self.location.href).searchParams.has("make-start-snapshot");
@@ -72,7 +73,7 @@ const START_ASKED = new Promise((resolve) => { startAsked = resolve; });
 // ask for it.
 async function startSnapshot() {
   if (!START) return null;
-  const after = SHIPPED[CONFIG.libraries_bundle].file;
+  const after = SHIPPED[CONFIG.first_bundles[CONFIG.first_bundles.length - 1]].file;
   fetcher.postMessage({ base: BASE, start: { entry: SHIPPED[START.path], after } });
   const { asked, why } = await START_ASKED;
   if (!asked) {
@@ -82,19 +83,15 @@ async function startSnapshot() {
   return { bytes: LOADS[START.path], size: START.size, runs: START.runs, table: START.table, start: true };
 }
 
-// Python gave it up (numpy's libraries came late): the file worker need not ask for it.
-function cancelStartSnapshot() {
-  fetcher.postMessage({ base: BASE, cancelStart: true });
-}
-
 // For the build (start_snapshot.py): the snapshot once the first screen is imported, kept in
-// `self.madeStartSnapshot` for it to read ({bytes, table} or {error}); the worker goes no further.
+// `self.madeStartSnapshot` for it to read ({bytes, table, libraries: where numpy's libraries are,
+// libraryPlaces} or {error}); the worker goes no further.
 async function makeStartSnapshot(pyodide, table) {
   try {
     if (table === null) throw new Error("numpy's libraries were loaded after Python started");
     const pending = pyodide.runPython(PENDING_CALLBACKS);
     if (pending !== 0) throw new Error(`${pending} callbacks are waiting for a timer`);
-    self.madeStartSnapshot = { bytes: makeSnapshot(pyodide), table };
+    self.madeStartSnapshot = { bytes: makeSnapshot(pyodide), table, libraries: libraryPlaces };
   } catch (error) {
     self.madeStartSnapshot = { error: String(error.message || error) };
   }

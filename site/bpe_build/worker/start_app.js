@@ -9,13 +9,15 @@ async function builtAfresh() {
     return null;
   });
   if (started) console.log(STARTED_FROM_BUILD);
-  const { pyodide, table } = started || await startPython(null);
+  const { pyodide, table: loaded, inPlace } = started || await startPython(null);
   mark("pyodide");
   self.pyodide = pyodide;
-  await startFirstScreen(pyodide, { restored: Boolean(started), table });
+  await startFirstScreen(pyodide, { restored: Boolean(started), table: loaded });
+  // From the build's snapshot, numpy's libraries are loaded now, while the later bundles come.
+  const libraries = inPlace ? librariesInPlace(pyodide) : null;
   if (HOLD_PANEL) await new Promise(() => {});
   await writeBundles(pyodide, CONFIG.bundles, "bundles");
-  if (table === null) await librariesLate(pyodide);
+  const table = inPlace ? await libraries : loaded ?? await librariesLate(pyodide);
   await importPanel(pyodide);
   pyodide.globals.set("THEME", THEME);
   pyodide.runPython(BUILD_APP);

@@ -37,18 +37,90 @@ function markBootstrap(api) {
 
 // numpy's libraries, loaded as Pyodide's loadDynlib loads a package's libraries. Before Python
 // starts, Emscripten takes their memory from the top of the static data (not from malloc) and
-// their table slots in order, so both are the same on every visit (which a snapshot needs).
-async function loadLibraries(Module) {
+// their table slots in order, so both are the same on every visit (which a snapshot needs). Where
+// it put each is kept in `libraryPlaces` ([memory base, memory size, table base]; the build records
+// them with its snapshot). `handles` (see librariesInPlace) give it the places instead.
+let libraryPlaces = null;
+async function loadLibraries(Module, handles = null) {
   releaseLibraries();
   writeBundle(Module.FS, await LOADS[CONFIG.libraries_bundle]);
   mark("libraries-fetched");
-  for (const library of CONFIG.preload_libraries) {
-    const flags = { loadAsync: true, nodelete: true, allowUndefined: true, global: false, fs: Module.FS };
-    await Module.loadDynamicLibrary(library, flags, {});
+  const places = [];
+  // Emscripten's loadWebAssemblyModule instantiates each with an `env` that says where it goes.
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = (binary, imports) => {
+    if (binary instanceof Uint8Array && imports && imports.env) {
+      places.push([imports.env.__memory_base, Module.getDylinkMetadata(binary).memorySize, imports.env.__table_base]);
+    }
+    return instantiate(binary, imports);
+  };
+  try {
+    for (const [i, library] of CONFIG.preload_libraries.entries()) {
+      const flags = { loadAsync: true, nodelete: true, allowUndefined: true, global: false, fs: Module.FS };
+      await Module.loadDynamicLibrary(library, flags, {}, handles ? handles[i] : undefined);
+    }
+  } finally {
+    WebAssembly.instantiate = instantiate;
   }
   Module.reportUndefinedSymbols();
+  libraryPlaces = places;
   mark("libraries");
   return Module.wasmTable.length;
+}
+
+// numpy's libraries after a start from the build's snapshot, at the places they had when the build
+// made it (START.libraries). Their memory is in the snapshot, as loading them left it, and nothing
+// uses it before numpy is imported; so the first answer need not wait for them. Emscripten takes a
+// library's places from its handle where the handle says it has them (as when a thread loads a
+// library again), instead of new memory from malloc. Loaded in the same order from the same table
+// length, they get the same table slots too. The bytes at their places must come out as the
+// snapshot had them: then this visit's heap is the one a start with them gives, and its snapshot
+// restores on the next visit (which loads them before Python starts). Otherwise, or where
+// something took a table slot first, they are loaded as late ones are: null, no snapshot.
+async function librariesInPlace(pyodide) {
+  const Module = pyodide._module;
+  const places = START.libraries;
+  await LOADS[CONFIG.libraries_bundle].catch(() => {});  // (a failure: loadLibraries says it)
+  if (Module.wasmTable.length !== places[0][2]) {
+    console.warn(`[bpe] the function table grew to ${Module.wasmTable.length} before numpy's libraries ` +
+                 `(${places[0][2]} when the build made its snapshot)`);
+    return librariesLate(pyodide);
+  }
+  const before = places.map(([at, size]) => Module.HEAPU8.slice(at, at + size));
+  const handles = places.map(([memory, , table]) => {
+    const handle = Module._calloc(40, 1);  // Emscripten's struct dso, up to its name
+    Module.HEAPU8[handle + 8] = 1;  // its memory is there already
+    Module.HEAPU32[(handle + 12) >> 2] = memory;
+    Module.HEAPU32[(handle + 20) >> 2] = table;
+    return handle;
+  });
+  let table;
+  try {
+    table = await loadLibraries(Module, handles);
+  } finally {
+    handles.forEach((handle) => Module._free(handle));
+  }
+  const moved = places.findIndex(([at, size], i) => !sameBytes(Module.HEAPU8.subarray(at, at + size), before[i]));
+  if (table !== START.table || moved >= 0) {
+    console.warn(`[bpe] numpy's libraries were loaded, but not as the build's snapshot has them ` +
+                 `(table ${table}, not ${START.table}; changed bytes: ${CONFIG.preload_libraries[moved] || "none"}): ` +
+                 "no snapshot this visit");
+    return null;
+  }
+  console.log(LIBRARIES_IN_PLACE);
+  return table;
+}
+const LIBRARIES_IN_PLACE = "[bpe] numpy's libraries were loaded where the build's snapshot has them";
+
+function sameBytes(a, b) {  // (a word at a time where both are aligned: numpy's 2 MB in a few ms)
+  if (a.length !== b.length) return false;
+  const words = a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0 ? a.length >> 2 : 0;
+  if (words) {
+    const [a4, b4] = [a, b].map((bytes) => new Uint32Array(bytes.buffer, bytes.byteOffset, words));
+    for (let i = 0; i < words; i++) if (a4[i] !== b4[i]) return false;
+  }
+  for (let i = words * 4; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 // Everything else the app needs, written once Python has started (the bundles arrive meanwhile):
@@ -111,16 +183,8 @@ function librariesExpectedIn() {
   return pace > 0 ? waiting.reduce((sum, path) => sum + packed(path), 0) / pace : 0;
 }
 
-// Judged once a visit: where a start from the build's snapshot gave up on them, Python then starts
-// afresh with them only if they have come meanwhile.
-let librariesJudged = false;
-let librariesHere = false;
-LOADS[CONFIG.libraries_bundle].then(() => { librariesHere = true; }, () => {});
-
 function librariesInTime(snapshot) {
   if (snapshot) return Promise.resolve(true);
-  if (librariesJudged) return Promise.resolve(librariesHere);
-  librariesJudged = true;
   const expected = librariesExpectedIn();
   const away = `[bpe] numpy's libraries are ${Math.round(expected)} ms away at this link's pace`;
   if (expected > LIBRARIES_GRACE) {
@@ -149,25 +213,19 @@ function fillHeap(heap, bytes, runs) {
 
 // A snapshot is {bytes, table} (kept by this browser), or the build's {bytes: a promise, size,
 // runs, table, start: true}: Pyodide is given a heap of its size to fill, and the Emscripten module
-// is made (0.3 s) while the bytes come; they are written in before Python starts. numpy's libraries
-// come just before them (snapshot.js); where they are late, the build's snapshot is given up.
+// is made (0.3 s) while the bytes come; they are written in before Python starts. A kept snapshot
+// needs numpy's libraries loaded before Python starts; the build's has their memory, and they are
+// loaded at its places after the first answer (librariesInPlace; `inPlace` in what this gives).
 async function startPython(snapshot) {
   let table = null;
-  const start = snapshot && snapshot.start;
+  const start = Boolean(snapshot && snapshot.start);
   const heap = snapshot && (start ? new Uint8Array(snapshot.size) : snapshot.bytes);
   const preparing = new Promise((resolve, reject) => {
     beforePython = async (Module) => {
       try {
-        if (!await librariesInTime(snapshot && !start ? snapshot : null)) {
-          if (start) {  // the build's snapshot holds them: Python starts afresh instead (builtAfresh)
-            cancelStartSnapshot();
-            throw new Error("numpy's libraries are late, and the build's snapshot holds them");
-          }
-          console.log("[bpe] Python starts before numpy's libraries have arrived");
-        } else {
-          const heapIn = start && snapshot.bytes.then((bytes) => fillHeap(heap, bytes, snapshot.runs));
-          [table] = await Promise.all([loadLibraries(Module), heapIn]);
-        }
+        if (start) fillHeap(heap, await snapshot.bytes, snapshot.runs);
+        else if (await librariesInTime(snapshot)) table = await loadLibraries(Module);
+        else console.log("[bpe] Python starts before numpy's libraries have arrived");
         resolve();
       } catch (error) {
         reject(error);
@@ -181,11 +239,11 @@ async function startPython(snapshot) {
   };
   if (snapshot) Object.assign(options, { _loadSnapshot: heap, _snapshotDeserializer: findObject });
   const pyodide = await Promise.race([loadPyodide(options), preparing.then(() => new Promise(() => {}))]);
-  if (snapshot && table !== snapshot.table) {
+  if (snapshot && !start && table !== snapshot.table) {
     throw new Error(`numpy's libraries took table slots up to ${table}, not ${snapshot.table} as when ` +
                     "the snapshot was made");
   }
-  const kept = snapshot && !snapshot.start;
+  const kept = snapshot && !start;
   if (kept) loadLater();  // (otherwise once the first screen has answered: startFirstScreen)
   mark("python-started");  // then its files: measured, the bundles arrive about now, so nothing waits long
   // From a kept snapshot, Python has imported everything already: only the app's folder is needed
@@ -195,7 +253,7 @@ async function startPython(snapshot) {
   for (const [name, version] of Object.entries(CONFIG.bundled_packages)) {
     pyodide.loadedPackages[name] = "bundle";
   }
-  return { pyodide, table };
+  return { pyodide, table, inPlace: start };
 }
 
 // numpy's libraries, if Python started without them: loaded now, before Panel (Bokeh imports
@@ -204,5 +262,6 @@ async function startPython(snapshot) {
 async function librariesLate(pyodide) {
   await loadLibraries(pyodide._module);
   console.log("[bpe] numpy's libraries were loaded after Python started: no snapshot this visit");
+  return null;
 }
 
