@@ -14,7 +14,7 @@ shipped (`pack`), and the worker writes them into a heap of zeros where the conf
 
 numpy's libraries were loaded before the snapshot was made, and their memory is in it: a visit
 loads them after its first answer, at the places the build recorded (`libraries` in the config:
-[memory base, memory size, table base] each; start_python.js, `librariesInPlace`). A snapshot
+[memory base, memory size, table base] each; libraries.js, `librariesInPlace`). A snapshot
 only restores in the Pyodide build that made it, and its modules must be the shipped files' own: it is cached by the worker's
 content-hashed name, which names every shipped file's digest, so any change makes a new one.
 

@@ -24,7 +24,7 @@ const LOADS = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) =>
   [path, new Promise((resolve, reject) => { arrived[entry.file] = { resolve, reject }; })]));
 Object.entries(LOADS).forEach(([path, promise]) => promise.then(() => mark(`loaded:${path.split("/").pop()}`), () => {}));
 // How fast the link brings the files, to judge whether numpy's libraries are worth waiting for
-// (start_python.js): each file from the server, once all its bytes are here, as [asked, here, its
+// (libraries.js): each file from the server, once all its bytes are here, as [asked, here, its
 // size as shipped] (in the codec the file worker took), in the file worker's clock, as the browser's
 // network stack timed it (shipped.js, `timed`), so that a busy machine is not taken for a slow link.
 const wire = { spans: [], here: new Set() };

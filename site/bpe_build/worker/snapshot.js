@@ -59,7 +59,7 @@ async function forgetSnapshot() {
 //   for beside the wasm, inflating it held the file worker's thread and the wasm's request went
 //   0.5 s later. numpy's libraries come after it (shipped_worker.js, `sendStart`).
 // - It holds numpy's libraries' memory, as loading them left it: Python starts without them, and
-//   they are loaded at the same places after the first answer (start_python.js, librariesInPlace),
+//   they are loaded at the same places after the first answer (libraries.js, librariesInPlace),
 //   so that the first answer waits neither for them nor for Emscripten's linking of them.
 // - Every visitor shares the build's string hash seed; `random` is seeded again (first_screen.js).
 // - Its pages of zeros are not shipped: `runs` says where the rest go (start_snapshot.py, `pack`).
