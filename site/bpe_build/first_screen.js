@@ -11,9 +11,8 @@
 // When Panel's document replaces this one, the focus, the caret and the scroll come back.
 //
 // Before Bokeh has drawn the prerendered document, the page shows it still (still_page.js: the same
-// document as HTML, answered the same way). Bokeh's scripts run once the first answer is here (on
-// two cores they would slow Python's start), and when Bokeh has drawn, its document takes the still
-// page's place. The hand-over to Panel's document is hand_over.js.
+// document as HTML, answered the same way); Bokeh's scripts come after the first answer, and its
+// document then takes the still page's place. The hand-over to Panel's document is hand_over.js.
 "use strict";
 (() => {
   const worker = window.bpeWorker;
@@ -188,16 +187,17 @@
   });
   state.still = still;
 
-  // Bokeh's scripts run once the first answer is here (or the worker starts from a snapshot, which
-  // has no first screen), or once the page is parsed if it has no still page (or after HOLD_BOKEH
-  // ms if no answer comes: Panel's page then says why).
-  // A test holds them back with `window.bpeHoldBokeh`, set before the page's scripts run, until it
-  // calls `window.bpeReleaseBokeh()`.
+  // Bokeh's scripts are fetched (unless kept) and run once the first answer is here and the visitor
+  // has paused, or the worker starts from a snapshot (no first screen), or the page is parsed with no
+  // still page, or after HOLD_BOKEH ms (no answer: Panel's page says why). Inflating their brotli on
+  // this thread slowed Python's start on 2 cores, and the answers to the keys right after the first.
+  // A test holds their run with `window.bpeHoldBokeh` (set first) until it calls `bpeReleaseBokeh()`.
   const HOLD_BOKEH = 15000, QUIET = 400;
-  let bokehMay;
+  let bokehMay, fetchMay;
+  state.fetchMay = new Promise((resolve) => { fetchMay = resolve; });
   state.bokehMay = new Promise((resolve) => {
-    if (window.bpeHoldBokeh) window.bpeReleaseBokeh = resolve;  // a test's hold: the test alone lets go
-    bokehMay = window.bpeHoldBokeh ? () => {} : resolve;
+    if (window.bpeHoldBokeh) window.bpeReleaseBokeh = () => { fetchMay(); resolve(); };  // the test alone lets go
+    bokehMay = () => { fetchMay(); if (!window.bpeHoldBokeh) resolve(); };
   });
   document.addEventListener("DOMContentLoaded", () => { if (!still.page()) bokehMay(); });
   setTimeout(bokehMay, HOLD_BOKEH);

@@ -1,13 +1,16 @@
 // Runs at the top of the page (a template: ship.py fills in shipped.js and the scripts). Bokeh's and
 // Panel's scripts are shipped compressed, so the page cannot name them in <script src>: each is
-// fetched with bpeShipped.load while the page is parsed, then every script the build marked
+// loaded with bpeShipped.load (read from the cache while the page is parsed, or fetched once the
+// first screen lets them: first_screen.js, `fetchMay`), then every script the build marked
 // "text/x-bpe-later" runs in the order the page had it, the fetched ones as their text (the
 // prerendered document's JSON, shipped too, is put back into its element first).
 (() => {
   __SHIPPED__
   const base = new URL(".", location.href).href;
   const scripts = __SCRIPTS__;
-  const texts = scripts.map((entry) => bpeShipped.load(entry, base).then((bytes) => new TextDecoder().decode(bytes)));
+  const fetchAfter = () => window.bpeFirstScreen.fetchMay;
+  const texts = scripts.map((entry) => bpeShipped.load(entry, base, { fetchAfter })
+    .then((bytes) => new TextDecoder().decode(bytes)));
   texts.forEach((promise) => promise.catch(() => {}));  // reported below
   const parsed = new Promise((resolve) => {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", resolve);

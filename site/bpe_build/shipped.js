@@ -131,7 +131,12 @@ const bpeShipped = (() => {
   // inflated (performance.now() of its request and of its last byte), and `progress(bytes)` how
   // much of it is here so far; with `keep` false it is not kept (the build's snapshot: a visit that
   // keeps a snapshot of its own never wants it again, and copying 21 MB into the cache slows the start).
-  async function load(entry, base, { wired = () => {}, progress = () => {}, keep = true } = {}) {
+  // A file not kept is fetched only once `fetchAfter()` (a promise) has come, and a fetched one is
+  // written into the cache once `keepAfter()` has: both cost the machine's cores while the first
+  // answer is being made (see files.js and page_loader.js).
+  const now = () => undefined;
+  async function load(entry, base, { wired = () => {}, progress = () => {}, keep = true, fetchAfter = now,
+                                     keepAfter = now } = {}) {
     const url = new URL(entry.file, base).href;
     const key = new URL(entry.kept, base).href;
     const cache = await openCache(base);
@@ -146,6 +151,7 @@ const bpeShipped = (() => {
       await cache.delete(key);  // damaged: ask the server again
       mode = "reload";
     }
+    await fetchAfter();
     const asked = performance.now();
     const response = await fetch(url, { cache: mode });
     if (!response.ok) throw new Error(`${entry.file}: HTTP ${response.status}`);
@@ -155,7 +161,10 @@ const bpeShipped = (() => {
     // alone takes about 0.4 s. (A Response copies the bytes it is made from; a full disk only
     // means the next visit fetches the file again.)
     const headers = { "Content-Type": entry.type, [KEPT_INFLATED]: "1" };
-    if (cache && keep) cache.put(key, new Response(bytes, { headers })).catch(() => {});
+    if (cache && keep) {
+      const response = new Response(bytes, { headers });  // (a copy: the bytes may be transferred meanwhile)
+      Promise.resolve(keepAfter()).then(() => cache.put(key, response)).catch(() => {});
+    }
     sources[entry.file] = "network";
     return bytes;
   }

@@ -77,7 +77,7 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
       here();
       nearly();
     };
-    bpeShipped.load(chosen, base, { wired, progress, keep }).then(
+    bpeShipped.load(chosen, base, { wired, progress, keep, keepAfter: () => keepNow }).then(
       (bytes) => self.postMessage({ file: entry.file, buffer: bytes.buffer, source: bpeShipped.sources[chosen.file] },
                                   [bytes.buffer]),
       (error) => self.postMessage({ file: entry.file, error: `${error.message || error}` })).finally(() => {
@@ -87,6 +87,11 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
     });
     return { here: arrived, nearly: close };
   }
+
+  // What it fetched is kept in the Cache API once told {keep: true} (files.js, `keepFiles`): writing
+  // 30 MB into the cache while Python starts costs this thread and the browser's storage its cores.
+  let keepFrom;
+  const keepNow = new Promise((resolve) => { keepFrom = resolve; });
 
   async function sendAll(group, base) {
     if (!bpeShipped.slow(pace())) {
@@ -139,6 +144,7 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
       held = null;
     }
     if (data.start) startSent = sendStart(data.start, data.base);
+    if (data.keep) keepFrom();
     for (const group of groups) {
       await sendAll(group, data.base);
       linkPace ??= bodyPace();

@@ -440,6 +440,48 @@ def test_a_busy_machine_on_a_fast_link_is_not_taken_for_a_slow_link(served_witho
         assert errors == [], errors
 
 
+#: The shipped files this browser keeps for the site, by name.
+CACHE_KEYS = """async (base) =>
+  (await (await caches.open(`bpe-site ${new URL(base).pathname}`)).keys()).map((r) => r.url.slice(base.length))"""
+
+
+def test_before_the_first_answer_nothing_is_kept_and_the_pages_scripts_are_not_fetched(served, browser):
+    """On 2 cores, writing the fetched files into the Cache API and inflating Bokeh's and Panel's
+    scripts on the page's thread both slowed Python's start. Here the first screen's bundle comes
+    6 s late, so the first answer does too: Pyodide's files are here and the wasm compiled long
+    before, yet none is kept and no script of the page's is asked for until the first screen has
+    answered; then every file is kept and the scripts come."""
+    folder, url = served
+    _, _, config = worker_config(folder)
+    scripts = [entry["file"] for entry in page_scripts(folder)]
+    wasm = config["shipped"]["pyodide/pyodide.asm.wasm"]["kept"]
+    asked_scripts = lambda: [name for name in scripts if f"/{SUBFOLDER}/{name}" in RecordingHandler.asked]
+    context = browser.new_context()
+    RecordingHandler.asked.clear()
+    RecordingHandler.slow["first-screen.bundle."] = 6
+    try:
+        page = context.new_page()
+        console = []
+        page.on("console", lambda message: console.append(message.text))
+        page.goto(url)
+        wait_for_console(page, console, "[bpe-timing] compiled")
+        page.wait_for_timeout(1000)
+        assert not any(line.startswith("[bpe-timing] first-screen ") for line in console)
+        assert page.evaluate(CACHE_KEYS, url) == []
+        assert asked_scripts() == []
+        page.wait_for_function("() => document.body.classList.contains('bpe-first')", timeout=120_000)
+        page.wait_for_function(f"async (base) => ({CACHE_KEYS})(base).then((kept) => kept.includes({json.dumps(wasm)}))",
+                               arg=url, timeout=60_000)
+        for _ in range(150):
+            if asked_scripts() == scripts:
+                break
+            page.wait_for_timeout(200)
+        assert asked_scripts() == scripts
+    finally:
+        RecordingHandler.slow.clear()
+        context.close()
+
+
 def test_a_damaged_brotli_file_is_refused_with_its_reason(served, browser):
     """A brotli file cut short, or whole but not the file the build named, fails its load with a
     reason (which the page shows), and the file worker is not left half-way: the good file loads."""
@@ -627,9 +669,7 @@ def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
       return keys.length > 0 && !keys.includes(base + old);
     }""", arg=[url, old_app["kept"]], timeout=30_000)
     wait_for_console(page, console, KEPT_SNAPSHOT)
-    kept = page.evaluate("""async (base) =>
-      (await (await caches.open(`bpe-site ${new URL(base).pathname}`)).keys()).map((r) => r.url.slice(base.length))""",
-                         url)
+    kept = page.evaluate(CACHE_KEYS, url)
     assert {unquote(file) for file in kept} == (old_kept - {old_app["kept"]}) | {new_app["kept"],
                                                                               snapshot_file(new_worker)}
     OUTPUT.mkdir(exist_ok=True)

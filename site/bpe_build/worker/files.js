@@ -60,6 +60,12 @@ function loadLater() {
   laterAsked = true;
 }
 
+// What the file worker fetched is kept in the Cache API from the first answer on (or once the page
+// has its document), not while Python starts (shipped_worker.js, `keepNow`).
+function keepFiles() {
+  fetcher.postMessage({ base: BASE, keep: true });
+}
+
 // numpy's libraries, asked for now if the file worker held them back (a slow link): over 20 Mbit/s
 // + 40 ms, inflating, checking and keeping their 4 MB while Python started made Pyodide's own
 // imports 0.1-0.25 s slower (measured with V8's tiering off; docs/benchmarks.md), for files that

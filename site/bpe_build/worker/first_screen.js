@@ -123,6 +123,7 @@ async function startFirstScreen(pyodide, { restored, table }) {
   self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true, seq });
   mark("first-screen");
   loadLater();
+  keepFiles();
   if (first.used) first.last = performance.now();  // who typed before it answered goes on typing: a pause first
 }
 

@@ -89,6 +89,7 @@ async function startApplication() {
   const [docs_json, render_items, root_ids] = doc;
   mark("app");
   self.postMessage({ type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids });
+  keepFiles();  // (a start from a kept snapshot has no first answer)
   // Before the page's answer (its "rendered" waits in the queue): the files a later import needs.
   if (restored) await writeBundles(restored, BUNDLES.filter((path) => path !== CONFIG.app_bundle), "bundles");
   const from = Object.values(sources);
