@@ -105,6 +105,9 @@ async function startFirstScreen(pyodide, { restored, table }) {
   mark("first-screen-imported");
   if (MAKE_START_SNAPSHOT) await makeStartSnapshot(pyodide, table);
   pyodide.globals.set("ADDRESS", await first.addressGiven);
+  // The page's events sent while Python started are still in this thread's queue (nothing above
+  // let it run): taken in now, they are answered in the first answer, not in a second one.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   let view = pyodide.runPython(FIRST_VIEW);
   first.answer = pyodide.globals.get("_first_answer");
   // What the visitor did before Python was up, answered at once: the page draws only the last view.

@@ -13,11 +13,12 @@ async function builtAfresh() {
   mark("pyodide");
   self.pyodide = pyodide;
   await startFirstScreen(pyodide, { restored: Boolean(started), table: loaded });
-  // From the build's snapshot, numpy's libraries are loaded now, while the later bundles come.
-  const libraries = inPlace ? librariesInPlace(pyodide) : null;
   if (HOLD_PANEL) await new Promise(() => {});
   await writeBundles(pyodide, CONFIG.bundles, "bundles");
-  const table = inPlace ? await libraries : loaded ?? await librariesLate(pyodide);
+  // From the build's snapshot, numpy's libraries are loaded now, in a pause of the visitor's (loaded
+  // at the first answer, they held this thread while the keys typed right after it waited).
+  if (inPlace) await firstPause();
+  const table = inPlace ? await librariesInPlace(pyodide) : loaded ?? await librariesLate(pyodide);
   await importPanel(pyodide);
   pyodide.globals.set("THEME", THEME);
   pyodide.runPython(BUILD_APP);
