@@ -14,9 +14,10 @@ shipped (`pack`), and the worker writes them into a heap of zeros where the conf
 
 numpy's libraries were loaded before the snapshot was made, and their memory is in it: a visit
 loads them after its first answer, at the places the build recorded (`libraries` in the config:
-[memory base, memory size, table base] each; libraries.js, `librariesInPlace`). A snapshot
-only restores in the Pyodide build that made it, and its modules must be the shipped files' own: it is cached by the worker's
-content-hashed name, which names every shipped file's digest, so any change makes a new one.
+[memory base, memory size, table base] each; libraries.js, `librariesInPlace`). A snapshot only
+restores in the Pyodide build that made it, and its modules must be the shipped files' own: it is
+cached by the worker's content-hashed name, which names every shipped file's digest, so any change
+makes a new one.
 
     >>> STARTED_FROM_BUILD in (BUILD_ASSETS / "worker" / "snapshot.js").read_text()
     True
@@ -127,7 +128,8 @@ def add_start_snapshot(dist: Path, worker: str, write_worker, config: dict) -> s
 
     data, libraries = capture(dist, worker)
     places = libraries["libraries"]
-    if not (places and all(len(place) == 3 and all(isinstance(n, int) and n > 0 for n in place) for place in places)):
+    well_formed = all(len(place) == 3 and all(isinstance(n, int) and n > 0 for n in place) for place in places)
+    if not (places and well_formed):
         raise SystemExit(f"the start snapshot's worker gave no places for numpy's libraries: {places!r}")
     packed, runs = pack(data)
     (dist / PATH).write_bytes(packed)

@@ -470,8 +470,8 @@ def test_before_the_first_answer_nothing_is_kept_and_the_pages_scripts_are_not_f
         assert page.evaluate(CACHE_KEYS, url) == []
         assert asked_scripts() == []
         page.wait_for_function("() => document.body.classList.contains('bpe-first')", timeout=120_000)
-        page.wait_for_function(f"async (base) => ({CACHE_KEYS})(base).then((kept) => kept.includes({json.dumps(wasm)}))",
-                               arg=url, timeout=60_000)
+        wasm_kept = f"async (base) => ({CACHE_KEYS})(base).then((kept) => kept.includes({json.dumps(wasm)}))"
+        page.wait_for_function(wasm_kept, arg=url, timeout=60_000)
         for _ in range(150):
             if asked_scripts() == scripts:
                 break
