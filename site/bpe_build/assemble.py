@@ -20,6 +20,7 @@ from .paths import (
     APP_ARCHIVE, APP_BUNDLE, APP_DIR, BUILD_ASSETS, CACHE, DIST, FIRST_BUNDLE, LIBRARIES_BUNDLE, PACKAGES_BUNDLE, PANEL_CDN_ROOT,
     PYODIDE_DIR, ROOT, SITE, SITE_PACKAGES, STDLIB_BUNDLE, STDLIB_DIR,
 )
+from .pyodide_link import link_patched
 from .ship import page_loader, rename_hashed, ship_decoder, ship_page, ship_worker_files, shipped_js, worker_js
 from .snapshot import snapshot_functions
 from .start_snapshot import add_start_snapshot
@@ -175,8 +176,10 @@ def _copy_pyodide(pyo: Path, parts: Parts, lock: dict) -> list[tuple[str, bytes]
     """Pyodide core, the precompiled stdlib, the wheels outside the bundle and their lock; the
     stdlib's files that only the first screen needs, for its bundle."""
     pyo.mkdir(parents=True)
-    for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm"):
+    for name in ("pyodide.js", "pyodide.asm.wasm"):
         shutil.copy2(parts.pyodide_pkg / name, pyo / name)
+    asm = (parts.pyodide_pkg / "pyodide.asm.js").read_text(encoding="utf-8")
+    (pyo / "pyodide.asm.js").write_text(link_patched(asm), encoding="utf-8")
     first = _split_stdlib(parts.stdlib, pyo / "python_stdlib.zip", pyo / STDLIB_BUNDLE)
     for name in lock["packages"]:
         shutil.copy2(parts.wheels[name], pyo / parts.wheels[name].name)
