@@ -21,7 +21,7 @@ TEXTS = ("walkable", "I ❤️ 🍣 東京", "", "x <|eos|>!")
 @pytest.fixture(autouse=True)
 def no_screen_left():
     yield
-    first_screen._screen = None  # the module keeps the worker's one screen
+    first_screen._screen = first_screen._prepared = None  # the module keeps the worker's one screen
 
 
 def test_doctests():
@@ -178,3 +178,15 @@ def test_a_key_typed_redraws_the_encoder_only_and_a_new_training_redraws_everyth
     assert len(drawn) == 1  # the corpus once, for both keys
     screen.answer({"preset": "course"})
     assert len(drawn) == 2 and screen.view()["panes"]["bpe-corpus-pane"] == corpus_module.corpus_html(screen.state.training, 0)
+
+
+def test_the_prepared_first_screen_answers_as_one_made_at_the_visit():
+    """The build's snapshot holds the first screen made and drawn ahead (`prepare`): a page without
+    a link answers from it as from one made then."""
+    first_screen.prepare()
+    prepared, fresh = first_screen.start(), first_screen.FirstScreen()
+    assert prepared._drawn and not fresh._drawn
+    assert prepared.view() == fresh.view()
+    for event in [{"text": "strawberry"}, {"step": 1}, {"specials": True}, {"preset": "course"}, {"round": 2}]:
+        assert prepared.answer(event) == fresh.answer(event)
+    assert first_screen.start("?") is not prepared  # taken once

@@ -103,7 +103,10 @@ async function startFirstScreen(pyodide, { restored, table }) {
   pyodide.globals.set("ENV", JSON.stringify(PYTHON_ENV));
   pyodide.runPython(restored ? FIRST_SCREEN_RESTORED : FIRST_SCREEN);
   mark("first-screen-imported");
-  if (MAKE_START_SNAPSHOT) await makeStartSnapshot(pyodide, table);
+  if (MAKE_START_SNAPSHOT) {
+    pyodide.runPython("first_screen.prepare()");  // the snapshot holds the first screen made and drawn
+    await makeStartSnapshot(pyodide, table);
+  }
   pyodide.globals.set("ADDRESS", await first.addressGiven);
   // The page's events sent while Python started are still in this thread's queue (nothing above
   // let it run): taken in now, they are answered in the first answer, not in a second one.
