@@ -37,7 +37,7 @@ STILL_SCRIPT = """<div id="bpe-still"></div>
 
 
 def capture(dist: Path) -> dict:
-    """The still page of the page in `dist` ({roots, styles, head}, see still_capture.js), as
+    """The still page of the page in `dist` ({roots, styles, head, panes}, see still_capture.js), as
     Chromium draws it with the worker blocked (Python never starts); cached by index.html. Recorded
     by the venv's Python, which has Playwright (`record`)."""
     html = (dist / "index.html").read_text()
@@ -83,7 +83,7 @@ def with_still(html: str, still: dict) -> str:
         raise SystemExit(f"the still page's roots {ids} are not the page's")
     first = html.index(f'<div id="{ids[0]}" data-root-id=')
     data = {"html": "".join(root["html"] for root in still["roots"]), "styles": still["styles"],
-            "head": still["head"]}
+            "head": still["head"], "panes": still["panes"]}
     packed = gzip.compress(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(), 9, mtime=0)
     return html[:first] + STILL_SCRIPT.replace("__DATA__", base64.b64encode(packed).decode()) + "    " + html[first:]
 

@@ -5,8 +5,10 @@
 // values, which live in properties, are written into attributes first, so that the HTML holds them.
 // Bokeh gives every shadow root its own copies of the same style sheets (1,200 <style> elements,
 // 3.3 MB, of 60 different texts): each is written as a number into a table of those texts.
-// Returns {roots: [{id, html}], styles: [text], head: [text]}: each root element's HTML by its id,
-// the table, and the style sheets Bokeh added to the document's <head>.
+// Returns {roots: [{id, html}], styles: [text], head: [text], panes: {class: html}}: each root
+// element's HTML by its id, the table, the style sheets Bokeh added to the document's <head>, and
+// each pane's HTML as Python rendered it (its model's text, which Panel holds escaped), so that an
+// answer that leaves a pane as it is does not draw it again.
 async (pageHtml) => {
   const shadowRoots = [];
   const walk = (root) => {
@@ -41,5 +43,14 @@ async (pageHtml) => {
     .filter((text) => !pageHtml.includes(text));
   const roots = [...document.querySelectorAll("[data-root-id]")]
     .map((element) => ({ id: element.id, html: element.getHTML({ shadowRoots }) }));
-  return { roots, styles: [...table.keys()], head };
+  const panes = {}, unescape = document.createElement("textarea");
+  for (const model of window.Bokeh.documents[0].all_models) {
+    for (const name of model.css_classes || []) {
+      if (/^bpe-.*-pane$/.test(name) && typeof model.text === "string") {
+        unescape.innerHTML = model.text;
+        panes[name] = unescape.value;
+      }
+    }
+  }
+  return { roots, styles: [...table.keys()], head, panes };
 }

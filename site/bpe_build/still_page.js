@@ -14,7 +14,7 @@ window.bpeStillPage = (screen) => {
   const element = () => document.getElementById("bpe-still");
   let root = null, gone = false, index = null;
   const page = () => (gone ? null : element());
-  const set = {};  // pane -> the HTML set on it
+  let set = {};  // pane -> the HTML it shows (from the start, Python's: still_capture.js)
 
   // Drawn: its data inflated, the style sheets put back in, and parsed into a closed shadow root.
   async function draw() {
@@ -26,6 +26,7 @@ window.bpeStillPage = (screen) => {
     // Bokeh's styles for the document (its <head>) apply in here too: the roots' elements were the document's.
     shadow.setHTMLUnsafe(data.head.map((text) => style(text)).join("") + html);
     root = shadow;
+    set = { ...data.panes };  // an answer draws again only the panes it changes: drawing them all took 0.1 s
     listen(shadow);
     document.body.classList.add("bpe-still");
   }

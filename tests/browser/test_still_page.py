@@ -31,6 +31,13 @@ STILL_PANES = """(panes) => Object.fromEntries(Object.entries(panes).map(([name,
   parsed.innerHTML = html;
   return [name, [box ? box.innerHTML : null, parsed.innerHTML]];
 }))"""
+#: Marks the first element in pane `name` on the still page (`mark`), or says whether it is still there.
+PANE_MARK = """([name, mark]) => {
+  const host = window.bpePlaces.deepAll('.' + name, window.bpeFirstScreen.still.root())[0];
+  const node = [...host.shadowRoot.children].find((child) => child.tagName === 'DIV').firstElementChild;
+  if (mark) node.bpeMarked = true;
+  return Boolean(node.bpeMarked);
+}"""
 STILL_TEXT = "(css) => window.bpePlaces.deepAll(css, window.bpeFirstScreen.still.root()).map((e) => e.textContent).join(' ')"
 
 
@@ -86,8 +93,13 @@ def test_the_still_page_answers_from_python(held):
     screen, on the still page's own elements: what is set there is Python's HTML."""
     page = held.page
     page.wait_for_function(FIRST, timeout=INTERACTIVE_TIMEOUT_MS)
+    for name in ("bpe-corpus-pane", "bpe-candidates-pane", "bpe-encoding-pane"):
+        page.evaluate(PANE_MARK, [name, True])
     still_element(page, ".encode-input", "input").fill("strawberry")
     wait_still_text(page, ".bpe-encoded", "strawberry")
+    # Only the panes the text changes are drawn again: the corpus and the table keep their elements.
+    assert [page.evaluate(PANE_MARK, [name, False]) for name in ("bpe-corpus-pane", "bpe-candidates-pane",
+                                                                  "bpe-encoding-pane")] == [True, True, False]
     still_element(page, ".bpe-corpus-pane").click()  # off the box, so that → moves the round
     page.keyboard.press("ArrowRight")
     wait_still_text(page, ".bpe-caption", "Round1of10")
