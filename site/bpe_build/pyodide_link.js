@@ -31,7 +31,7 @@ var bpeLinkMain = (exports, memoryBase) => {
   }
   var start = wasmTable.length, added = [];
   for (var sym in relocated) {
-    if (isInternalSym(sym)) continue;
+    if (sym[0] == "_" && isInternalSym(sym)) continue;  // (each internal name starts with _)
     var value = relocated[sym];
     if (typeof value == "function") {
       var slot = functionsInTableMap.get(value);

@@ -9,6 +9,7 @@ True
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 LINK_JS = Path(__file__).with_name("pyodide_link.js")
@@ -29,12 +30,21 @@ PATCHES = (
      "function applySignatureConversions(wasmExports){wasmExports=Object.create(wasmExports);"),
 )
 
-# The five places in a few words of Emscripten's code, for the doctest.
-ORIGINAL_SAMPLE = "".join(old for old, _ in PATCHES)
+# The five places in a few words of Emscripten's code, and its list of internal names, for the doctest.
+ORIGINAL_SAMPLE = "".join(old for old, _ in PATCHES) + 'var isInternalSym=symName=>["__dso_handle"].includes(symName)'
+
+
+
+#: Emscripten's list of names never linked: pyodide_link.js looks it up only for names starting with _.
+INTERNAL = re.compile(r"var isInternalSym=symName=>\[([^\]]*)\]\.includes\(symName\)")
 
 
 def link_patched(text: str) -> str:
     """pyodide.asm.js's text with the faster linking; ValueError if a place is not found once."""
+    internal = INTERNAL.findall(text)
+    if len(internal) != 1 or not all(name.startswith('"_') for name in internal[0].split(",")):
+        raise ValueError("pyodide.asm.js's isInternalSym is not one list of names starting with _: "
+                         "is Pyodide still the pinned version?")
     link = LINK_JS.read_text(encoding="utf-8")
     for old, new in PATCHES:
         if text.count(old) != 1:
