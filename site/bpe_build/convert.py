@@ -68,10 +68,11 @@ def early_worker() -> str:
 #: (Panel's "Loading Python", "Loading packages", ...) is a card in the page's own font. In the
 #: system's dark mode the page is dark from the start (the worker then draws Panel's dark widgets).
 LOADING_STYLE = """    <style>
-      body.pn-loading { cursor: progress; }
-      body.pn-loading > [data-root-id] > *, body.pn-loading > #bpe-still {
-        filter: grayscale(1) opacity(0.45); pointer-events: none; user-select: none;
-      }
+      /* Greyed while Python starts; Panel's cover (body.pn-loading::after, loading.css) takes the clicks and
+         shows the progress cursor. No inherited property (cursor, pointer-events, user-select) is set on the
+         page: changing one when the first screen answers restyled the whole still page, 60-90 ms of the
+         page's thread between the first answer and its text on screen. */
+      body.pn-loading > [data-root-id] > *, body.pn-loading > #bpe-still { filter: grayscale(1) opacity(0.45); }
       /* Bokeh's document is drawn out of sight while the still page shows (first_screen.js) */
       body.bpe-still > [data-root-id] > * { position: absolute; left: 0; top: 0; width: 100%; visibility: hidden; }
       body.pn-loading .pn-loading-msg {
@@ -87,12 +88,10 @@ LOADING_STYLE = """    <style>
          0.1-0.3 s (every frame draws the greyed page again). The card says what is being done. */
       body.pn-loading::before { display: none; }
       /* The first screen answers: the page is live, and the card is a small line at the bottom. */
-      body.pn-loading.bpe-first { cursor: auto; overflow: visible; }
+      body.pn-loading.bpe-first { overflow: visible; }
       /* Panel's spinner and its cover, over the whole page */
       body.pn-loading.bpe-first::before, body.pn-loading.bpe-first::after { display: none; }
-      body.pn-loading.bpe-first > [data-root-id] > *, body.pn-loading.bpe-first > #bpe-still {
-        filter: none; pointer-events: auto; user-select: auto;
-      }
+      body.pn-loading.bpe-first > [data-root-id] > *, body.pn-loading.bpe-first > #bpe-still { filter: none; }
       body.pn-loading.bpe-first .pn-loading-msg { bottom: 12px; font-size: 13px; font-weight: 400; padding: 6px 12px; }
       body.pn-loading.bpe-first .pn-loading-msg::after { content: none; }
       @media (prefers-color-scheme: dark) {

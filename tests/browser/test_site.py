@@ -38,14 +38,18 @@ def test_while_python_starts_the_page_says_so_and_takes_no_clicks(cold_app):
     # The page shown: the still page (see test_still_page.py) once it is drawn, or Bokeh's drawing.
     shown = "() => document.querySelector('body.bpe-still > #bpe-still, body > [data-root-id] > *')"
     page.wait_for_function(shown)
+    # What a click in the middle of the page would reach: the cover over it (the body's ::after) or the page.
     loading = """() => {
       const message = document.querySelector('.pn-loading-msg');
       const root = document.querySelector('body.bpe-still > #bpe-still, body > [data-root-id] > *');
+      const box = root.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, Math.min(box.top + box.height / 2, innerHeight / 3));
       return [document.body.classList.contains('pn-loading'), message && getComputedStyle(message).fontFamily,
-              getComputedStyle(root).pointerEvents];
+              hit === document.body ? "cover" : root.contains(hit) || hit === root ? "page" : hit && hit.tagName,
+              getComputedStyle(document.body, '::after').cursor];
     }"""
-    busy, font, clicks = page.evaluate(loading)
-    assert busy and clicks == "none"
+    busy, font, clicks, cursor = page.evaluate(loading)
+    assert busy and clicks == "cover" and cursor == "progress"
     assert "system-ui" in font and "serif" not in font.replace("sans-serif", "")
     page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
-    assert page.evaluate(loading)[2] == "auto"
+    assert page.evaluate(loading)[2] == "page"
