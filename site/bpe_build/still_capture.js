@@ -43,13 +43,13 @@ async (pageHtml) => {
     .filter((text) => !pageHtml.includes(text));
   const roots = [...document.querySelectorAll("[data-root-id]")]
     .map((element) => ({ id: element.id, html: element.getHTML({ shadowRoots }) }));
-  const panes = {}, unescape = document.createElement("textarea");
+  // (Panel escapes a pane's HTML as Python's html.escape does; first_screen.js compares with the same)
+  const unescape = (text) => text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'").replace(/&amp;/g, "&");
+  const panes = {};
   for (const model of window.Bokeh.documents[0].all_models) {
     for (const name of model.css_classes || []) {
-      if (/^bpe-.*-pane$/.test(name) && typeof model.text === "string") {
-        unescape.innerHTML = model.text;
-        panes[name] = unescape.value;
-      }
+      if (/^bpe-.*-pane$/.test(name) && typeof model.text === "string") panes[name] = unescape(model.text);
     }
   }
   return { roots, styles: [...table.keys()], head, panes };
