@@ -26,7 +26,7 @@ window.bpeStillPage = (screen) => {
     // Bokeh's styles for the document (its <head>) apply in here too: the roots' elements were the document's.
     shadow.setHTMLUnsafe(data.head.map((text) => style(text)).join("") + html);
     root = shadow;
-    set = { ...data.panes };  // an answer draws again only the panes it changes: drawing them all took 0.1 s
+    set = { ...data.panes };  // an answer draws again only the panes it changes (a key: the encoder's)
     listen(shadow);
     document.body.classList.add("bpe-still");
   }
