@@ -138,14 +138,49 @@ def test_an_unused_first_screen_hands_over_its_own_state():
     assert first_screen.app_state() is screen.state and first_screen.hand_over() is False
 
 
-def test_after_a_snapshot_start_the_first_screen_answers_on_the_apps_state():
+def test_after_a_snapshot_start_the_first_screen_answers_on_its_own_state_until_the_app_takes_over():
+    """From a kept snapshot the first screen answers before the page's files are written, so not on
+    the app's state (which moves Panel's models); the app's then takes over what the visitor did."""
+    pytest.importorskip("panel")
+    from bpe_app.app import App
+
     screen = first_screen.start("preset=course")
     screen.answer({"text": "abc"})
     app = first_screen.app_state()  # the snapshot is made with this one, as everyone opens the page
-    first_screen.restored()
-    assert screen.state is app and not screen.used and first_screen.opened_address(app) is None
-    screen.answer({"round": 3})
-    assert (app.preset, app.round, app.encode_text) == ("explainer", 3, "walkable")
+    App(state=app)
+    screen = first_screen.restored()
+    assert screen.state is not app and not screen.used and first_screen.opened_address(app) is None
+    assert (screen.state.preset, screen.state.encode_text) == (app.preset, app.encode_text) == ("explainer", "walkable")
+    screen.answer({"round": 3, "text": "strawberry"})
+    assert (app.round, app.encode_text) == (0, "walkable")  # the app's models untouched until the hand-over
+    assert first_screen.hand_over() and screen.state is app
+    assert (app.preset, app.round, app.encode_text) == ("explainer", 3, "strawberry")
+    screen.answer({"round": 4})  # and from then on the first screen answers on the app's
+    assert app.round == 4
+
+
+def test_an_unused_restored_first_screen_gives_the_app_back_its_state_unchanged():
+    first_screen.start()
+    app = first_screen.app_state()
+    screen = first_screen.restored()
+    assert first_screen.hand_over() is False and screen.state is app
+
+
+def test_a_restored_first_screen_opens_the_link_and_the_app_does_not_open_it_again():
+    pytest.importorskip("panel")
+    from bpe_app.app import App
+    from bpe_app.share_view import ShareView
+
+    first_screen.start()
+    app = first_screen.app_state()
+    App(state=app)
+    share = ShareView(app)
+    screen = first_screen.restored("?preset=course&round=2&text=aaa")
+    assert (screen.state.preset, screen.state.round, app.preset) == ("course", 2, "explainer")
+    screen.answer({"text": "abab"})
+    assert first_screen.hand_over() and screen.state is app
+    share._opened_at("?preset=course&round=2&text=aaa")  # as the page reports its address once linked
+    assert (app.preset, app.round, app.encode_text) == ("course", 2, "abab")
 
 
 def test_the_address_the_app_wrote_itself_is_not_opened_again_when_the_page_reports_it():

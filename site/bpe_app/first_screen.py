@@ -236,6 +236,9 @@ def hand_over() -> bool:
     screen = _screen
     if screen is None or screen.state is screen.app:
         return False
+    if not screen.used:  # (restored) as everyone opens the page, as the app's is
+        screen.state = screen.app
+        return False
     from .link_fields import FIELDS  # (imported by the app by now, see `open_address`)
 
     shown = screen.state
@@ -245,8 +248,21 @@ def hand_over() -> bool:
     return True
 
 
-def restored() -> None:
-    """After the next visit started from the snapshot: the first screen answers on the app's state,
-    which is as everyone opens the page."""
-    if _screen is not None:
-        _screen.state, _screen.address, _screen.used, _screen.message = _screen.app, "", False, ""
+def restored(address: str = "") -> FirstScreen:
+    """After a visit started from the snapshot the browser kept, with the app built as everyone
+    opens the page: the page's first screen, opened at its address on a state of its own until the
+    app's takes it over (`hand_over`), since the app's state moves Panel's models, and those read
+    the page's files, which are written after Python starts.
+
+    >>> app = start().state
+    >>> app is app_state()
+    True
+    >>> screen = restored("round=2")
+    >>> (screen.state is app, screen.state.round, app.round), hand_over(), (screen.state is app, app.round)
+    ((False, 2, 0), True, (True, 2))
+    """
+    global _screen
+    app = _screen.app if _screen is not None else None
+    _screen = FirstScreen(address)
+    _screen.app = app
+    return _screen

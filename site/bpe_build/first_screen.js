@@ -188,8 +188,7 @@
   state.still = still;
 
   // Bokeh's scripts are fetched (unless kept) and run once the first answer is here and the visitor
-  // has paused, or the worker starts from a snapshot (no first screen), or the page is parsed with no
-  // still page, or after HOLD_BOKEH ms (no answer: Panel's page says why). Inflating their brotli on
+  // has paused, or the page is parsed with no still page, or after HOLD_BOKEH ms (no answer: Panel's page says why). Inflating their brotli on
   // this thread slowed Python's start on 2 cores, and the answers to the keys right after the first.
   // A test holds their run with `window.bpeHoldBokeh` (set first) until it calls `bpeReleaseBokeh()`.
   const HOLD_BOKEH = 15000, QUIET = 400;
@@ -210,10 +209,8 @@
     else if (data.type === "first-step") {
       state.step = ` (step ${data.done} of ${data.of})`;
       if (state.message.startsWith("The full page is starting")) waits();
-    } else if (data.type === "from-snapshot") {  // no first screen answers: Bokeh may run now
+    } else if (data.type === "from-snapshot") {  // (the restored app's first screen answers as a new one does)
       console.log(`[bpe-timing] page:from-snapshot ${Math.round(performance.now())} ms`);
-      still.skip();
-      bokehMay();
     }
     else if (data.type === "render") {
       handOver.leaving();

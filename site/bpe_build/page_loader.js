@@ -30,8 +30,8 @@
     await parsed;
     const loaded = await Promise.all(texts);
     console.log(`[bpe-timing] page:scripts-loaded ${Math.round(performance.now())} ms`);
-    // With a still page, not before the first screen has answered and the visitor has paused, or the
-    // worker has found a snapshot (first_screen.js): on two cores they would slow Python's start.
+    // With a still page, not before the first screen has answered and the visitor has paused
+    // (first_screen.js): on two cores they would slow Python's start, a kept snapshot's restore too.
     await window.bpeFirstScreen.bokehMay;
     console.log(`[bpe-timing] page:scripts-start ${Math.round(performance.now())} ms`);
     for (const data of document.querySelectorAll('script[type="application/json"][data-shipped]')) {
@@ -42,8 +42,8 @@
       // An inline script inserted into the document runs at once, so the order is the page's.
       script.text = later.dataset.shipped === undefined ? later.text : loaded[Number(later.dataset.shipped)];
       later.replaceWith(script);
-      // Between two scripts the still page answers what the visitor did meanwhile (without one, as on
-      // a start from the snapshot, nobody types before Bokeh has drawn, and the yields only delay it).
+      // Between two scripts the still page answers what the visitor did meanwhile (without one,
+      // nobody types before Bokeh has drawn, and the yields only delay it).
       if (window.bpeFirstScreen.still.root()) await new Promise((resolve) => setTimeout(resolve, 0));
     }
     console.log(`[bpe-timing] page:scripts-run ${Math.round(performance.now())} ms`);

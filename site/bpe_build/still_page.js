@@ -154,16 +154,8 @@ window.bpeStillPage = (screen) => {
     page, show, leave, focused, root: () => (gone ? null : root),
     parsed() {  // the page's inline script, right after the still page's data
       parsed = true;
-      if (started) element().remove();  // skipped
-      else if (coming) start();
+      if (coming) start();
       else setTimeout(start, WAIT);
-    },
-    // A start from a snapshot: Bokeh draws the page at once (its scripts come from the cache), and
-    // drawing the still page too only held the page's thread longer (the full page came 0.2-0.5 s later).
-    skip() {
-      if (started) return;
-      started = gone = true;
-      if (element()) element().remove();
     },
     filesCome() {
       coming = true;

@@ -16,7 +16,7 @@ FULL = "() => !document.body.classList.contains('pn-loading')"
 #: Bokeh has drawn the prerendered document, which took the still page's place (first_screen.js).
 BOKEH_DRAWN = "() => document.body.classList.contains('bpe-first') && !document.getElementById('bpe-still')"
 
-pytestmark = pytest.mark.skipif(SECOND_VISIT, reason="a second visit starts from the snapshot, not the first screen")
+pytestmark = pytest.mark.skipif(SECOND_VISIT, reason="holds Panel back, which only a cold start can")
 
 
 def first_screen(browser, url: str, hold: bool = True):

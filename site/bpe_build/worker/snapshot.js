@@ -23,8 +23,7 @@ async function keptSnapshot() {
   const cache = await bpeShipped.openCache(BASE);
   const kept = cache && await cache.match(SNAPSHOT_URL).catch(() => undefined);
   if (!kept) return null;
-  // The page's Bokeh may run now (first_screen.js): the app's document comes without a first
-  // screen, and is set on the prerendered one once Bokeh has drawn that.
+  // Said to the page, which marks it for the benchmark (its first screen answers as on a cold start).
   self.postMessage({ type: "from-snapshot" });
   const bytes = new Uint8Array(await kept.arrayBuffer());
   const [length, table] = ["X-Bpe-Length", "X-Bpe-Table"].map((name) => Number(kept.headers.get(name)));

@@ -38,6 +38,7 @@ async function builtAfresh() {
   // The app was built on a state of its own if the visitor used the first screen (a link, an
   // event), so that the snapshot is of the page as everyone opens it: now it takes over theirs.
   if (pyodide.runPython("first_screen.hand_over()")) {
+    mark("hand-over-state");
     await pyodide.runPythonAsync(REWRITE_DOC);
     mark("handed-over");
   }
@@ -45,7 +46,7 @@ async function builtAfresh() {
 }
 
 // The app as this browser built it on its first visit of this build, if it kept a snapshot of it
-// (its bundles other than the app's are written once its document is posted: startApplication).
+// (its bundles other than the app's are written while its first screen answers: handOverRestored).
 async function builtBefore() {
   const snapshot = await KEPT_SNAPSHOT;
   mark("snapshot-read");
@@ -53,9 +54,53 @@ async function builtBefore() {
   const { pyodide } = await startPython(snapshot);
   mark("pyodide");
   console.log("[bpe] Python and the app started from the snapshot this browser kept");
-  pyodide.runPython("first_screen.restored()");  // the snapshot's app is the page as everyone opens it
+  await answerRestored(pyodide);
   return pyodide;
 }
+
+// From a kept snapshot, the first screen answers at once, on a state of its own opened at the
+// page's address (first_screen.restored), on the still page, while the page's files are written and
+// before Bokeh has drawn.
+const RESTORED_VIEW = `
+_first = first_screen.restored(ADDRESS)
+json.dumps(_first.view())
+`;
+
+async function answerRestored(pyodide) {
+  pyodide.globals.set("ADDRESS", await first.addressGiven);
+  await new Promise((resolve) => setTimeout(resolve, 0));  // the page's events in
+  let view = pyodide.runPython(RESTORED_VIEW);
+  first.answer = pyodide.globals.get("_first_answer");
+  let seq = 0;
+  for (const event of first.waiting.splice(0)) {
+    try {
+      view = first.answer(JSON.stringify(event.event));
+      seq = event.seq;
+    } catch (error) {
+      console.error("[bpe] the first screen could not answer", event.event, error);
+    }
+  }
+  status("Starting the full page");
+  self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true, seq });
+  mark("first-screen");
+}
+
+// Then the app's state takes over what the visitor did on the first screen, and its document is
+// written again to hold it: Panel's models read the page's files (its themes' CSS), so the bundles
+// are written first, while the first screen goes on answering. Events from then on wait until the
+// page is linked (`first.later`).
+async function handOverRestored(pyodide) {
+  await writeBundles(pyodide, RESTORED_BUNDLES, "bundles");
+  await new Promise((resolve) => setTimeout(resolve, 0));  // the page's last events in
+  first.later = [];
+  if (pyodide.runPython("first_screen.hand_over()")) {
+    await pyodide.runPythonAsync(REWRITE_DOC);
+    mark("handed-over");
+  }
+}
+
+// The files a restored app writes: all but the app's, whose modules the snapshot holds imported.
+const RESTORED_BUNDLES = BUNDLES.filter((path) => path !== CONFIG.app_bundle);
 
 // What the page renders: the document's JSON, its render items and its roots.
 function written(pyodide) {
@@ -80,7 +125,10 @@ async function startApplication() {
   let restored = null;
   try {
     restored = await builtBefore();
-    if (restored) doc = written(restored);
+    if (restored) {
+      await handOverRestored(restored);
+      doc = written(restored);
+    }
   } catch (error) {
     console.warn("[bpe] the kept snapshot could not be used; starting Python afresh:", error);
     await forgetSnapshot();
@@ -91,8 +139,6 @@ async function startApplication() {
   mark("app");
   self.postMessage({ type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids });
   keepFiles();  // (a start from a kept snapshot has no first answer)
-  // Before the page's answer (its "rendered" waits in the queue): the files a later import needs.
-  if (restored) await writeBundles(restored, BUNDLES.filter((path) => path !== CONFIG.app_bundle), "bundles");
   const from = Object.values(sources);
   console.log(`[bpe] shipped files: ${from.filter((s) => s === "cache").length} from the cache, ` +
               `${from.filter((s) => s === "network").length} from the network`);
