@@ -23,12 +23,14 @@ os.environ.update(json.loads(ENV))
 if "random" in sys.modules:
     sys.modules["random"].seed()
 `;
-const FIRST_VIEW = `
-_first = first_screen.start(ADDRESS)
+// The page's first screen, made by `made` (Python), and its first view.
+const firstView = (made) => `
+_first = ${made}
 def _first_answer(event):
     return json.dumps(_first.answer(json.loads(event)))
 json.dumps(_first.view())
 `;
+const FIRST_VIEW = firstView("first_screen.start(ADDRESS)");
 
 // Panel's imports, a package at a time: between two, the first screen answers the page. (A
 // package's __init__ imports the rest of it, so these are the steps there can be.)
@@ -111,9 +113,16 @@ async function startFirstScreen(pyodide, { restored, table }) {
   // The page's events sent while Python started are still in this thread's queue (nothing above
   // let it run): taken in now, they are answered in the first answer, not in a second one.
   await new Promise((resolve) => setTimeout(resolve, 0));
-  let view = pyodide.runPython(FIRST_VIEW);
+  firstAnswer(pyodide, pyodide.runPython(FIRST_VIEW));
+  loadLater();
+  keepFiles();
+  if (first.used) first.last = performance.now();  // who typed before it answered goes on typing: a pause first
+}
+
+// The first answer, from the first screen's `view` (JSON) and what the visitor did before Python was
+// up, answered at once: the page draws only the last view.
+function firstAnswer(pyodide, view) {
   first.answer = pyodide.globals.get("_first_answer");
-  // What the visitor did before Python was up, answered at once: the page draws only the last view.
   let seq = 0;
   for (const event of first.waiting.splice(0)) {
     try {
@@ -128,9 +137,6 @@ async function startFirstScreen(pyodide, { restored, table }) {
   status("Starting the full page");
   self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true, seq });
   mark("first-screen");
-  loadLater();
-  keepFiles();
-  if (first.used) first.last = performance.now();  // who typed before it answered goes on typing: a pause first
 }
 
 // After the first screen's last event, once the visitor has paused (see FIRST_PAUSE).

@@ -38,7 +38,6 @@ async function builtAfresh() {
   // The app was built on a state of its own if the visitor used the first screen (a link, an
   // event), so that the snapshot is of the page as everyone opens it: now it takes over theirs.
   if (pyodide.runPython("first_screen.hand_over()")) {
-    mark("hand-over-state");
     await pyodide.runPythonAsync(REWRITE_DOC);
     mark("handed-over");
   }
@@ -61,28 +60,12 @@ async function builtBefore() {
 // From a kept snapshot, the first screen answers at once, on a state of its own opened at the
 // page's address (first_screen.restored), on the still page, while the page's files are written and
 // before Bokeh has drawn.
-const RESTORED_VIEW = `
-_first = first_screen.restored(ADDRESS)
-json.dumps(_first.view())
-`;
+const RESTORED_VIEW = firstView("first_screen.restored(ADDRESS)");
 
 async function answerRestored(pyodide) {
   pyodide.globals.set("ADDRESS", await first.addressGiven);
   await new Promise((resolve) => setTimeout(resolve, 0));  // the page's events in
-  let view = pyodide.runPython(RESTORED_VIEW);
-  first.answer = pyodide.globals.get("_first_answer");
-  let seq = 0;
-  for (const event of first.waiting.splice(0)) {
-    try {
-      view = first.answer(JSON.stringify(event.event));
-      seq = event.seq;
-    } catch (error) {
-      console.error("[bpe] the first screen could not answer", event.event, error);
-    }
-  }
-  status("Starting the full page");
-  self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true, seq });
-  mark("first-screen");
+  firstAnswer(pyodide, pyodide.runPython(RESTORED_VIEW));
 }
 
 // Then the app's state takes over what the visitor did on the first screen, and its document is
@@ -138,7 +121,7 @@ async function startApplication() {
   const [docs_json, render_items, root_ids] = doc;
   mark("app");
   self.postMessage({ type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids });
-  keepFiles();  // (a start from a kept snapshot has no first answer)
+  keepFiles();  // (on a start from a kept snapshot its files came from the cache)
   const from = Object.values(sources);
   console.log(`[bpe] shipped files: ${from.filter((s) => s === "cache").length} from the cache, ` +
               `${from.filter((s) => s === "network").length} from the network`);
