@@ -226,3 +226,19 @@ def test_a_second_visit_at_a_link_shows_the_links_view_on_the_still_page(browser
         assert app.errors == [], "\n".join(app.errors)
     finally:
         context.close()
+
+
+def test_a_second_visit_answers_every_key_while_the_visitor_types(browser, site_url):
+    """The app's state takes over the first screen's only once the visitor pauses (as Bokeh's
+    drawing waits for): keys typed while the page's files are written, and after, are answered on
+    the still page, not held until the full app is linked (with Bokeh held, never)."""
+    context = kept(browser, site_url)
+    try:
+        app = second_visit(context, site_url)
+        page = app.page
+        typed = "abcdefghijklmnopqrstuvwxyzabcd"
+        still_element(page, ".encode-input", "input").type(typed, delay=150)  # 4.5 s of typing
+        wait_still_text(page, ".bpe-encoded", typed)
+        assert app.errors == [], "\n".join(app.errors)
+    finally:
+        context.close()

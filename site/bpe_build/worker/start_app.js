@@ -70,11 +70,12 @@ async function answerRestored(pyodide) {
 
 // Then the app's state takes over what the visitor did on the first screen, and its document is
 // written again to hold it: Panel's models read the page's files (its themes' CSS), so the bundles
-// are written first, while the first screen goes on answering. Events from then on wait until the
-// page is linked (`first.later`).
+// are written first, while the first screen goes on answering, and the hand-over waits for a pause
+// in the visitor's typing, as Bokeh's drawing of the page does (first_screen.js): events from
+// then on wait until the page is linked (`first.later`).
 async function handOverRestored(pyodide) {
   await writeBundles(pyodide, RESTORED_BUNDLES, "bundles");
-  await new Promise((resolve) => setTimeout(resolve, 0));  // the page's last events in
+  await firstPause();
   first.later = [];
   if (pyodide.runPython("first_screen.hand_over()")) {
     await pyodide.runPythonAsync(REWRITE_DOC);
