@@ -188,8 +188,9 @@
   state.still = still;
 
   // Bokeh's scripts are fetched (unless kept) and run once the first answer is here and the visitor
-  // has paused, or the page is parsed with no still page, or after HOLD_BOKEH ms (no answer: Panel's page says why). Inflating their brotli on
-  // this thread slowed Python's start on 2 cores, and the answers to the keys right after the first.
+  // has paused, or the page is parsed with no still page, or after HOLD_BOKEH ms (no answer:
+  // Panel's page says why). Inflating their brotli on this thread slowed Python's start on 2 cores,
+  // and the answers to the keys right after the first.
   // A test holds their run with `window.bpeHoldBokeh` (set first) until it calls `bpeReleaseBokeh()`.
   const HOLD_BOKEH = 15000, QUIET = 400;
   let bokehMay, fetchMay;

@@ -117,6 +117,7 @@ async function startApplication() {
     console.warn("[bpe] the kept snapshot could not be used; starting Python afresh:", error);
     await forgetSnapshot();
     restored = null;
+    first.later = null;  // the new first screen answers (what it answered so far is lost)
   }
   if (!doc) doc = written(await builtAfresh());
   const [docs_json, render_items, root_ids] = doc;
