@@ -41,8 +41,10 @@ window.bpeHandOver = (state, { still, drawn }) => {
     });
   }
   // Once it is linked (convert.py calls this): the focus, the caret, the scroll and the kept clicks.
+  // A document set in place never moved the page, and the scroll set again would undo one made
+  // since by the app's own code (a tour's step brings its pane into view as soon as it is drawn).
   state.linked = () => {
-    window.scrollTo(...state.scroll);
+    if (!state.inPlace) window.scrollTo(...state.scroll);
     if (state.focus) refocus(state.focus);
     for (const place of state.queued.splice(0)) whenDrawn(place, (control) => { control.focus(); control.click(); });
   };
@@ -56,6 +58,7 @@ window.bpeHandOver = (state, { still, drawn }) => {
     const doc = await Promise.race([drawn(), new Promise((resolve) => setTimeout(() => resolve(null), DRAWN_WAIT))]);
     console.log(`[bpe-timing] page:adopting ${Math.round(performance.now())} ms`);
     if (!window.bpeAdopt(doc, json, state.touched)) return null;
+    state.inPlace = true;
     console.log(`[bpe-timing] page:adopted ${Math.round(performance.now())} ms`);
     return { roots: new Map(doc.roots().map((model) => [model.id, { model }])) };
   };
