@@ -11,7 +11,7 @@ import pytest
 import bpe
 from bpe import real
 from bpe.presets import PRESETS
-from bpe_app import actions, inspector_view, settings_view, vocabulary_view
+from bpe_app import actions, inspector_view, notes, settings_view, vocabulary_view
 from bpe_app.actions import Actions
 from bpe.panes import chips
 from bpe.panes import corpus, stepper
@@ -23,7 +23,7 @@ def text_of(fragment: str) -> str:
 
 
 @pytest.mark.parametrize("module", [actions, chips, corpus, inspector_view, settings_view, stepper,
-                                    vocabulary_view])
+                                    vocabulary_view, notes])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 

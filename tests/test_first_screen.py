@@ -225,3 +225,14 @@ def test_the_prepared_first_screen_answers_as_one_made_at_the_visit():
     for event in [{"text": "strawberry"}, {"step": 1}, {"specials": True}, {"preset": "course"}, {"round": 2}]:
         assert prepared.answer(event) == fresh.answer(event)
     assert first_screen.start("?") is not prepared  # taken once
+
+
+def test_the_settings_notes_are_the_views_own_before_panel_loads():
+    """A link's view on the first screen says what its corpus is and what the downloads hold, not
+    the default preset's (the still page showed the explainer's "Seven words" and "all 10 merges")."""
+    panes = FirstScreen("preset=course&round=2").view()["panes"]
+    assert "Two tiny documents" in panes["bpe-preset-note-pane"]
+    assert "all 2 merges" in panes["bpe-scope-note-pane"]
+    screen = FirstScreen()
+    assert "Seven words" in screen.view()["panes"]["bpe-preset-note-pane"]
+    assert "Two tiny documents" in screen.answer({"preset": "course"})["panes"]["bpe-preset-note-pane"]

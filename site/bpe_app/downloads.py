@@ -16,6 +16,7 @@ import bpe
 from bpe import formats
 from bpe.options import FORMAT
 
+from .notes import scope_note_html
 from .styles import html_pane
 
 #: The merge table's columns: a merge's record, its tokens as text, and the corpus length after it.
@@ -60,15 +61,6 @@ def up_to(training: bpe.Training, rounds: int | None) -> bpe.Training:
                         f"cut at round {rounds} on the page")
 
 
-def scope_note_html(training: bpe.Training, rounds: int, cut: bool) -> str:
-    """What the downloads hold, in words."""
-    total = len(training.merges)
-    if cut and rounds < total:
-        return (f'<div class="bpe-note">The downloads hold rounds 1–{rounds:,} of {total:,}: '
-                "the tokenizer as the page shows it now.</div>")
-    return f'<div class="bpe-note">The downloads hold all {total:,} merges.</div>'
-
-
 class ExportDownload(pn.widgets.FileDownload):
     """A download whose callback returns None when there is nothing to send (having said why)."""
 
@@ -87,7 +79,8 @@ class DownloadsView(pn.viewable.Viewer):
         button = dict(button_type="primary", button_style="outline", sizing_mode="stretch_width")
         self._layout = pn.Column(
             self._cut,
-            html_pane(pn.bind(scope_note_html, state.param.training, state.param.round, self._cut), margin=(0, 10)),
+            html_pane(pn.bind(scope_note_html, state.param.training, state.param.round, self._cut), margin=(0, 10),
+                      css_classes=["bpe-scope-note-pane"]),
             pn.Row(
                 pn.widgets.FileDownload(callback=lambda: io.StringIO(bpe.files.dumps(self.training())),
                                         filename="tokenizer.json", label="tokenizer JSON", **button),

@@ -31,6 +31,7 @@ from bpe.panes.chart import chart_svg, merges_html
 from bpe.panes.corpus import corpus_html
 from bpe.panes.encoding import EXAMPLES, b_encoding_html, encoding_html
 from bpe.panes.stepper import stepper_html
+from .notes import preset_description, scope_note_html
 from .state import AppState
 from .state.chat import chat_pane
 
@@ -143,6 +144,10 @@ class FirstScreen:
                 "bpe-merges-pane": self._pane(merges_html, training, rounds),
                 "bpe-chat-pane": self._pane(chat_pane, state.chat_messages, state.chat_with, state.loaded, training,
                                             state.uploaded),
+                "bpe-preset-note-pane": self._pane(preset_description, state.preset, state.edited, state.upload_name,
+                                                   state.corpus_text),
+                # (the downloads' own "only up to the selected round" box waits for the full page)
+                "bpe-scope-note-pane": self._pane(scope_note_html, training, rounds, False),
             },
         }
 

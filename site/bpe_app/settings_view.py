@@ -9,6 +9,7 @@ from bpe.options import ALPHABET, BUDGET, DOCUMENTS, MIN_FREQUENCY, PRETOKENIZER
 from bpe.presets import PRESETS
 
 from .corpus_editor import CorpusEditor
+from .notes import preset_description
 from .state import TRAINING_INPUTS
 from .state.documents import MAX_CORPUS_BYTES, megabytes
 from .state.inputs import preset_inputs
@@ -22,20 +23,6 @@ DESCRIBED = (DOCUMENTS, ALPHABET, PRETOKENIZER, TIE, SPECIALS, MIN_FREQUENCY, BU
 def help_text(option: Option) -> str:
     """An option's hover help, from the registry (Panel renders it as HTML, so it is escaped)."""
     return html.escape(option.describe(), quote=False)
-
-
-def preset_description(name: str, edited: bool = False, upload_name: str = "", corpus_text: str = "") -> str:
-    """What the corpus on screen is: the preset's own, or the person's (uploaded or edited).
-
-    >>> preset_description("course", True, "<notes>.txt", "walk walked")
-    '<div class="bpe-note"><b>&lt;notes&gt;.txt</b>: 11 characters, uploaded. The other settings start from course.</div>'
-    """
-    if not edited:
-        return f'<div class="bpe-note">{html.escape(PRESETS[name].description)}</div>'
-    what = f"<b>{html.escape(upload_name)}</b>: " if upload_name else "<b>Your corpus</b>: "
-    how = "uploaded" if upload_name else "edited"
-    return (f'<div class="bpe-note">{what}{len(corpus_text):,} characters, {how}. '
-            f'The other settings start from {html.escape(name)}.</div>')
 
 
 #: The menu's value while the corpus on screen is no preset's.
@@ -151,7 +138,8 @@ class SettingsView(pn.viewable.Viewer):
         reload.on_click(lambda event: state.reload_preset())
         self._layout = pn.Column(
             preset_menu(state),
-            html_pane(pn.bind(preset_description, p.preset, edited, p.upload_name, p.corpus_text), margin=(0, 10)),
+            html_pane(pn.bind(preset_description, p.preset, edited, p.upload_name, p.corpus_text), margin=(0, 10),
+                      css_classes=["bpe-preset-note-pane"]),
             reload,
             CorpusEditor(state),
             widgets.Select.from_param(p.split, name="Documents", description=help_text(DOCUMENTS),
