@@ -146,7 +146,7 @@ def assemble(out: Path, parts: Parts) -> None:
         return rename_hashed(out, "app.js")
 
     worker_file = write_worker(config)
-    html = html.replace(early_worker(), early_worker().replace("./app.js", f"./{worker_file}")
+    html = html.replace(early_worker(), early_worker(worker_file, shipped_js(decoder, worker=True), config["first_files"])
                         + page_loader(page_scripts, decoder))
     (out / "index.html").write_text(html)
     add_still(out)
@@ -264,12 +264,27 @@ def _worker_config(bundled_versions: dict[str, str], preload: list[str], shipped
         "app_bundle": APP_BUNDLE,  # the one a start from the snapshot writes before the page renders
         "bundles": [PYODIDE_DIR + STDLIB_BUNDLE, PYODIDE_DIR + PACKAGES_BUNDLE],
         "libraries_bundle": PYODIDE_DIR + LIBRARIES_BUNDLE,
+        "first_files": first_files(shipped),
         # so that a later pyodide.loadPackage (say of pandas) does not install these again
         "bundled_packages": bundled_versions,
         "preload_libraries": preload,
         "import_first": pins()["browser"]["import_first"],
         "snapshot_functions": snapshot_functions(),
     }
+
+
+def first_files(shipped: dict[str, dict]) -> dict:
+    """What the file worker loads from the page's start ({load: [[entry, ...], ...], hold: [...]},
+    shipped_worker.js), in the order it is needed: Pyodide's own small files (PACE_FILES), whose
+    pace picks the codec of the big ones (shipped.js, codecFor); its wasm and the stdlib Python's
+    start needs (the wasm first: over a slow link, where the files come one at a time, it is
+    compiled while the stdlib comes); the first screen's bundles (wanted once Python has started);
+    and held, numpy's libraries (files.js, `releaseLibraries`)."""
+    pyodide = [shipped[PYODIDE_DIR + name] for name in STARTUP_FILES]
+    return {"load": [[entry for entry in pyodide if "smaller" not in entry],
+                     [entry for entry in pyodide if "smaller" in entry],
+                     [shipped[PYODIDE_DIR + FIRST_BUNDLE], shipped[APP_BUNDLE]]],
+            "hold": [shipped[PYODIDE_DIR + LIBRARIES_BUNDLE]]}
 
 
 #: CDN addresses that vendored JavaScript keeps as defaults for paths this site never takes

@@ -11,7 +11,12 @@
 // worker's clock; see `timed`), then {file, buffer, source} or {file, error};
 // {prune: [kept name, ...], base} is answered with {pruned: count}; {start, base} asks for the
 // build's snapshot (`sendStart`).
+// It talks with the app's worker over a port, which comes in its first message ({port}, with the
+// first files to load): the page starts it, and asks for those files, before the app's worker has
+// even arrived (convert.py, EARLY_WORKER; over 20 Mbit/s + 40 ms that worker's script comes 0.25 s
+// after the page's first byte), or the app's worker starts it (files.js).
 if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
+  let out = null;  // the port to the app's worker
   // Each file from the server: [url, asked, all here (JavaScript's times), bytes as shipped].
   const bodies = [];
 
@@ -73,14 +78,14 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
       const url = new URL(chosen.file, base).href;
       bodies.push([url, start, end, chosen.packed]);
       const span = timed(url, start, end);  // for the libraries' wait (files.js): latency counts there
-      self.postMessage({ wired: entry.file, start: span.asked, end: span.here, packed: chosen.packed });
+      out.postMessage({ wired: entry.file, start: span.asked, end: span.here, packed: chosen.packed });
       here();
       nearly();
     };
     bpeShipped.load(chosen, base, { wired, progress, keep, keepAfter: () => keepNow }).then(
-      (bytes) => self.postMessage({ file: entry.file, buffer: bytes.buffer, source: bpeShipped.sources[chosen.file] },
+      (bytes) => out.postMessage({ file: entry.file, buffer: bytes.buffer, source: bpeShipped.sources[chosen.file] },
                                   [bytes.buffer]),
-      (error) => self.postMessage({ file: entry.file, error: `${error.message || error}` })).finally(() => {
+      (error) => out.postMessage({ file: entry.file, error: `${error.message || error}` })).finally(() => {
       here();
       nearly();
       sentOf(entry.file).done();
@@ -129,14 +134,14 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
   async function sendStart({ entry, after }, base) {
     await pacedNow;
     const why = bpeShipped.slow(pace()) ? "the link is slow" : null;
-    self.postMessage({ startAsked: !why, why });
+    out.postMessage({ startAsked: !why, why });
     if (why) return;
     await sentOf(after).when;
     send(entry, base, false);
     await sentOf(entry.file).when;
   }
 
-  self.onmessage = async ({ data }) => {
+  async function handle(data) {
     const groups = [...data.load || []];
     if (data.release) {
       released = true;
@@ -158,6 +163,12 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
       held = data.hold;
       console.log("[bpe] over this slow link numpy's libraries wait until they are wanted");
     }
-    if (data.prune) self.postMessage({ pruned: await bpeShipped.prune(data.base, data.prune) });
+    if (data.prune) out.postMessage({ pruned: await bpeShipped.prune(data.base, data.prune) });
+  }
+
+  self.onmessage = ({ data }) => {
+    out = data.port;
+    out.onmessage = (event) => handle(event.data);
+    handle(data);
   };
 }

@@ -48,13 +48,16 @@ class RecordingHandler(Handler):
     slow: dict[str, float] = {}  # a file name's start -> seconds its answer waits (a slow link, for one file)
     rate: float | None = None  # bytes per second each answer's body comes at (a narrow link), or at once
     sent: dict[str, tuple[float, float]] = {}  # over a narrow link: file name -> when asked for, when all sent
+    log: list[tuple[str, str]] = []  # ("asked" | "answered", file name), in the order they happened
 
     def do_GET(self):
         self.asked.append(unquote(self.path))
         self.asked_at = time.monotonic()
-        name = self.path.rsplit("/", 1)[-1]
+        name = self.path.rsplit("/", 1)[-1].split("?")[0]
+        self.log.append(("asked", name))
         time.sleep(next((wait for start, wait in self.slow.items() if name.startswith(start)), 0))
         super().do_GET()
+        self.log.append(("answered", name))
 
     def copyfile(self, source, outputfile):
         rate = self.rate  # as when the answer started, though a test may end meanwhile
@@ -277,6 +280,25 @@ def slow_first_visit(browser, url: str, slow: dict[str, float]):
     finally:
         RecordingHandler.slow.clear()
         context.close()
+
+
+def test_the_page_asks_for_pythons_files_before_the_apps_worker_has_come(served, browser):
+    """The page starts the file worker itself and tells it the first files (convert.py,
+    EARLY_WORKER): with the app's worker 2 s late, Pyodide's own files and the first screen's
+    bundles are asked for, and answered, while it is on its way; then the page answers as ever."""
+    folder, url = served
+    worker, _, config = worker_config(folder)
+    first = [entry for group in config["first_files"]["load"] for entry in group]
+    assert {entry["file"].split("/")[-1].split(".")[0] for entry in first} >= {"pyodide", "python_stdlib", "first-screen"}
+    RecordingHandler.log.clear()
+    with slow_first_visit(browser, url, {worker.name: 2}) as (page, console, errors):
+        log = list(RecordingHandler.log)
+        came = log.index(("answered", worker.name))
+        for entry in first:  # each in the codec the link's pace picked
+            names = {variant["file"].split("/")[-1] for variant in (entry, entry.get("smaller")) if variant}
+            answered = [at for at, (what, name) in enumerate(log) if what == "answered" and name in names]
+            assert answered and answered[0] < came, (entry["file"], log)
+        assert errors == [], errors
 
 
 def test_late_numpy_libraries_hold_back_neither_the_first_answer_nor_the_visits_snapshot(served, browser):
@@ -637,11 +659,16 @@ def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
     (folder / old_app["smaller"]["file"]).unlink()
     config["shipped"]["app.bundle"] = new_app
     config["keep"] = [new_app["kept"] if kept == old_app["kept"] else kept for kept in config["keep"]]
+    config["first_files"]["load"] = [[new_app if entry == old_app else entry for entry in group]
+                                     for group in config["first_files"]["load"]]
     worker.unlink()
     (folder / "app.js").write_text(template.replace("__CONFIG__", json.dumps(config)))
     new_worker = rename_hashed(folder, "app.js")
+    # The page names the new worker, and its file worker loads the new app bundle first.
     index = folder / "index.html"
-    index.write_text(index.read_text().replace(worker.name, new_worker))
+    page_text = index.read_text()
+    assert page_text.count(json.dumps(old_app)) == 1
+    index.write_text(page_text.replace(worker.name, new_worker).replace(json.dumps(old_app), json.dumps(new_app)))
     # A kept file that was damaged is fetched again, not used.
     wasm = config["shipped"]["pyodide/pyodide.asm.wasm"]
     damage = profile.new_page()

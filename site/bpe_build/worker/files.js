@@ -1,8 +1,8 @@
 // The file cache: every shipped file fetched at once, inflated and checked by shipped.js's own worker.
 //
-// Every file Pyodide and the app need at start-up is fetched right away, while pyodide.js loads, by
+// Every file Pyodide and the app need at start-up is fetched right away, from the page's start, by
 // a worker of its own running shipped.js (so inflating and checking them use the other core), in
-// the order they are needed: Pyodide's own small files (lock, JS), whose pace picks the codec of
+// the order they are needed (CONFIG.first_files, assemble.py): Pyodide's own small files (lock, JS), whose pace picks the codec of
 // the big ones (shipped.js, codecFor); its wasm and the stdlib Python's start needs (the wasm
 // first: over a slow link, where the files come one at a time, it is compiled while the stdlib
 // comes); the first screen's bundles (wanted once Python has started); numpy's libraries (loaded
@@ -16,8 +16,37 @@
 // them inflated and checked.
 const SHIPPED = CONFIG.shipped;  // path Pyodide or the worker asks for -> shipped entry
 const SHIPPED_JS = URL.createObjectURL(new Blob([__SHIPPED_JS__], { type: "text/javascript" }));
-const fetcher = new Worker(SHIPPED_JS, { name: "bpe-shipped" });
 importScripts(SHIPPED_JS);  // bpeShipped here too, for the site's cache (see the snapshot below)
+
+// The file worker's port. The page starts the file worker, with the first files to load
+// (CONFIG.first_files), before this script has even arrived, and gives the port in its first
+// message to this worker (`?files` in this worker's address; messages.js); elsewhere (a test's
+// own page) the file worker is started here. Until the port comes, what is said to it waits.
+class FilePort {
+  constructor() {
+    this.port = null;
+    this.waiting = [];
+    this.onmessage = null;
+  }
+
+  give(port) {
+    this.port = port;
+    port.onmessage = (event) => this.onmessage(event);
+    for (const args of this.waiting.splice(0)) port.postMessage(...args);
+  }
+
+  postMessage(...args) {
+    if (this.port) this.port.postMessage(...args);
+    else this.waiting.push(args);
+  }
+}
+const fetcher = new FilePort();
+if (!new URL(self.location.href).searchParams.has("files")) {
+  const channel = new MessageChannel();
+  new Worker(SHIPPED_JS, { name: "bpe-shipped" }).postMessage(
+    { base: BASE, ...CONFIG.first_files, port: channel.port1 }, [channel.port1]);
+  fetcher.give(channel.port2);
+}
 const arrived = {};  // file -> {resolve, reject}
 const sources = {};  // file -> "cache" | "network"
 const LOADS = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) =>
@@ -45,15 +74,6 @@ fetcher.onmessage = ({ data }) => {
   if (data.error) arrived[data.file].reject(new Error(data.error));
   else arrived[data.file].resolve(new Uint8Array(data.buffer));
 };
-const BUNDLES = [...CONFIG.first_bundles, ...CONFIG.bundles];
-const ASKED_APART = [CONFIG.libraries_bundle, CONFIG.start_snapshot && CONFIG.start_snapshot.path];  // see below, snapshot.js
-const PYODIDES = Object.entries(SHIPPED).filter(([path]) => !BUNDLES.includes(path) && !ASKED_APART.includes(path))
-  .map(([, entry]) => entry);
-fetcher.postMessage({ base: BASE, load: [
-  PYODIDES.filter((entry) => !entry.smaller),  // first: at the pace they come, the rest's codec is chosen
-  PYODIDES.filter((entry) => entry.smaller),  // the wasm, then the stdlib (assemble.py, STARTUP_FILES)
-  CONFIG.first_bundles.map((path) => SHIPPED[path]),
-], hold: [SHIPPED[CONFIG.libraries_bundle]] });
 let laterAsked = false;
 function loadLater() {
   if (!laterAsked) fetcher.postMessage({ base: BASE, release: true, load: [CONFIG.bundles.map((path) => SHIPPED[path])] });

@@ -59,6 +59,10 @@ const started = startApplication().catch((error) => {
 let queue = started;
 self.onmessage = (event) => {
   const msg = event.data;
+  if (msg.type === "files") {  // the page's port to the file worker (files.js), its first message
+    fetcher.give(msg.port);
+    return;
+  }
   if (msg.type === "first") {  // the first screen's, not queued behind the start
     if ("address" in msg) {
       first.address = msg.address.replace(/^\?/, "");

@@ -84,7 +84,7 @@ async function handOverRestored(pyodide) {
 }
 
 // The files a restored app writes: all but the app's, whose modules the snapshot holds imported.
-const RESTORED_BUNDLES = BUNDLES.filter((path) => path !== CONFIG.app_bundle);
+const RESTORED_BUNDLES = [...CONFIG.first_bundles, ...CONFIG.bundles].filter((path) => path !== CONFIG.app_bundle);
 
 // What the page renders: the document's JSON, its render items and its roots.
 function written(pyodide) {
