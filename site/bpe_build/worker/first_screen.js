@@ -116,7 +116,6 @@ async function startFirstScreen(pyodide, { restored, table }) {
   firstAnswer(pyodide, pyodide.runPython(FIRST_VIEW));
   loadLater();
   keepFiles();
-  if (first.used) first.last = performance.now();  // who typed before it answered goes on typing: a pause first
 }
 
 // The first answer, from the first screen's `view` (JSON) and what the visitor did before Python was
@@ -137,6 +136,10 @@ function firstAnswer(pyodide, view) {
   status("Starting the full page");
   self.postMessage({ type: "first-view", view: JSON.parse(view), ready: true, seq });
   mark("first-screen");
+  // Who typed before it answered goes on typing: what comes next (Panel's steps, a kept snapshot's
+  // hand-over) waits for a pause from now. Without it, a restored page handed over at once and a
+  // key pressed just after the first answer waited for Bokeh.
+  if (first.used) first.last = performance.now();
 }
 
 // After the first screen's last event, once the visitor has paused (see FIRST_PAUSE).
