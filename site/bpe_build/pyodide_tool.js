@@ -2,11 +2,12 @@
 //
 //   node pyodide_tool.js precompile <pyodide package dir> <jobs.json>
 //
-// jobs.json is a list of {src, dst, kind, prefix?, keep_source?}: kind "wheel" rewrites a wheel so
+// jobs.json is a list of {src, dst, kind, prefix?, keep_source?, optimize?}: kind "wheel" rewrites a wheel so
 // that every .py file becomes a sourceless .pyc compiled by Pyodide's own CPython 3.12 (the file
 // names inside the code objects are the paths the files get in the browser); kind "stdlib" does the
 // same for python_stdlib.zip. With keep_source the .py files stay and unchecked hash-based pycs are
-// added in __pycache__/ (tracebacks keep their source lines). Host files are reached through a
+// added in __pycache__/ (tracebacks keep their source lines). `optimize` is compile()'s (2: without
+// docstrings and asserts, as python -OO; for sourceless pycs only). Host files are reached through a
 // NODEFS mount at /host.
 "use strict";
 const path = require("path");
@@ -19,8 +20,8 @@ STDLIB = "/lib/python312.zip/"
 # Files that must keep their source: none known so far (Pyodide's own pyc distribution is sourceless).
 KEEP_SOURCE = ()
 
-def pyc_bytes(source, filename):
-    code = compile(source, filename, "exec", dont_inherit=True, optimize=0)
+def pyc_bytes(source, filename, optimize=0):
+    code = compile(source, filename, "exec", dont_inherit=True, optimize=optimize)
     return bytes(bootstrap._code_to_timestamp_pyc(code, 0, 0))
 
 def cached_pyc_bytes(source, filename):
@@ -28,7 +29,7 @@ def cached_pyc_bytes(source, filename):
     code = compile(source, filename, "exec", dont_inherit=True, optimize=0)
     return bytes(bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False))
 
-def rewrite(src, dst, prefix, keep_source):
+def rewrite(src, dst, prefix, keep_source, optimize):
     count = 0
     with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst + ".tmp", "w", zipfile.ZIP_DEFLATED) as zout:
         for info in zin.infolist():
@@ -42,7 +43,7 @@ def rewrite(src, dst, prefix, keep_source):
                         pyc = cached_pyc_bytes(data, prefix + name)
                     else:  # foo.py is replaced by a sourceless foo.pyc
                         pyc_name = name + "c"
-                        pyc = pyc_bytes(data, prefix + name)
+                        pyc = pyc_bytes(data, prefix + name, optimize)
                 except SyntaxError:
                     pass  # e.g. templates named .py; ship them as they are
                 else:
@@ -63,7 +64,8 @@ def run(jobs_json):
     jobs = json.loads(jobs_json)
     for number, job in enumerate(jobs, 1):
         prefix = job.get("prefix") or (STDLIB if job["kind"] == "stdlib" else SITE)
-        n = rewrite("/host" + job["src"], "/host" + job["dst"], prefix, job.get("keep_source", False))
+        n = rewrite("/host" + job["src"], "/host" + job["dst"], prefix, job.get("keep_source", False),
+                    job.get("optimize", 0))
         print(f"  precompiled {number} of {len(jobs)} archives: {job['dst'].rsplit('/', 1)[-1]}, {n} modules", flush=True)
         total += n
     return total

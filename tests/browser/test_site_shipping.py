@@ -223,6 +223,12 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     modules = app_worker.evaluate("() => self.pyodide.runPython('import sys; \" \".join(sys.modules)')").split()
     assert "bpe" in modules and "panel" in modules
     assert "panel.chat" not in modules  # patches.py: imported on first use, which this site never makes
+    # The stdlib was compiled as python -OO compiles it (bytecode.OPTIMIZE: fewer bytes before the
+    # first answer); third-party code and bpe keep their docstrings, which they may read.
+    docs = app_worker.evaluate("""() => self.pyodide.runPython(`
+import asyncio, json, param, bpe
+[module.__doc__ is not None for module in (asyncio, json, param, bpe)]`).toJs()""")
+    assert docs == [False, False, True, True], docs
     # The stdlib's copies of the modules Python runs frozen are left out: each is frozen here.
     frozen = app_worker.evaluate("""(names) => self.pyodide.runPython(`
 import _imp, sys
