@@ -307,6 +307,29 @@ def test_the_page_asks_for_pythons_files_before_the_apps_worker_has_come(served,
         assert errors == [], errors
 
 
+def test_the_apps_worker_started_alone_starts_its_file_worker_itself(served, browser):
+    """Where no page started the file worker (a harness starts the app's worker by itself, as
+    benchmarks/site_interaction does), the app's worker starts it, tells it the same first files,
+    and its first screen answers."""
+    folder, url = served
+    worker, _, _ = worker_config(folder)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(url + "favicon-none")  # any page of the site's origin, without the site's scripts
+        view = page.evaluate("""(name) => new Promise((resolve, reject) => {
+          const worker = new Worker(name);
+          worker.onerror = (event) => reject(new Error(event.message));
+          worker.onmessage = ({ data }) => { if (data.type === "first-view" && data.ready) resolve(data.view); };
+          worker.postMessage({ type: "first", address: "?text=walkable" });
+          setTimeout(() => reject(new Error("no first answer in 60 s")), 60000);
+        })""", "./" + worker.name)
+        assert view["widgets"]["encode-input"] == "walkable"  # the link's text, answered by Python
+        assert "bpe-encoded" in view["panes"]["bpe-encoding-pane"]
+    finally:
+        context.close()
+
+
 def test_late_numpy_libraries_hold_back_neither_the_first_answer_nor_the_visits_snapshot(served, browser):
     """numpy's libraries 4 s late: the build's snapshot holds their memory, so Python starts from it
     without them and the first screen answers; they are loaded at the snapshot's places once they
