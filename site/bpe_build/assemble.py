@@ -17,17 +17,17 @@ from .fetch import fetch_npm, fetch_pyodide, fetch_pypi
 from .installs import setup_build
 from .lock import make_lock, start_up_packages
 from .paths import (
-    APP_ARCHIVE, APP_BUNDLE, APP_DIR, BUILD_ASSETS, CACHE, DIST, FIRST_BUNDLE, LIBRARIES_BUNDLE, PACKAGES_BUNDLE, PANEL_CDN_ROOT,
+    APP_ARCHIVE, APP_BUNDLE, APP_DIR, BUILD_ASSETS, CACHE, DIST, FIRST_BUNDLE, LIBRARIES_BUNDLE, PACKAGES_BUNDLE,
     PYODIDE_DIR, ROOT, SITE, SITE_PACKAGES, STDLIB_BUNDLE, STDLIB_DIR,
 )
 from .pyodide_link import link_patched
 from .ship import page_loader, rename_hashed, ship_decoder, ship_page, ship_worker_files, shipped_js, worker_js
-from .snapshot import snapshot_functions
 from .start_snapshot import add_start_snapshot
 from .still import add_still
 from .trim import stdlib_at_start, stdlib_left_out, stdlib_of_first_screen
 from .util import log, pins, step, tree_digest
 from .wheels import prepare_wheels, served_apart
+from .worker_config import PACE_FILES, STARTUP_FILES, worker_config
 
 
 def inputs_digest() -> str:
@@ -135,7 +135,7 @@ def assemble(out: Path, parts: Parts) -> None:
                                       PYODIDE_DIR + LIBRARIES_BUNDLE, PYODIDE_DIR + STDLIB_BUNDLE,
                                       PYODIDE_DIR + PACKAGES_BUNDLE], both=both)
     decoder = ship_decoder(out, fetch_npm("brotli_dec_wasm"))
-    config = _worker_config(
+    config = worker_config(
         {name: full_lock["packages"][name]["version"] for name in bundled}, preload,
         shipped, rename_hashed(out, PYODIDE_DIR + "pyodide.js"))
     config["keep"] = [entry["kept"] for entry in [*shipped.values(), *page_scripts, *decoder.values()]]
@@ -151,14 +151,6 @@ def assemble(out: Path, parts: Parts) -> None:
     (out / "index.html").write_text(html)
     add_still(out)
     add_start_snapshot(out, worker_file, write_worker, config)
-
-
-#: Pyodide's own files loaded at start-up, each shipped (pyodide.js, loaded by importScripts, is not),
-#: in the order the worker asks for them over a slow link (the wasm is compiled while the stdlib comes).
-STARTUP_FILES = ("pyodide-lock.json", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
-#: Those the worker asks for first, with gzip only: the pace they come at decides the codec of the
-#: rest (shipped.js). Pyodide wants them first anyway; brotli would ship them 0.05 MB smaller.
-PACE_FILES = ("pyodide-lock.json", "pyodide.asm.js")
 
 
 def _lock_beside(full_lock: dict, wheels: dict[str, Path], bundled: list[str]) -> dict:
@@ -252,39 +244,6 @@ def _preload(wheels: dict[str, Path], bundled: list[str]) -> list[str]:
             raise SystemExit(f"pins.json browser.preload_libraries: {library} matches {matches}")
         preload.append(f"{SITE_PACKAGES}/{matches[0]}")
     return preload
-
-
-def _worker_config(bundled_versions: dict[str, str], preload: list[str], shipped: dict[str, dict],
-                   pyodide_js: str) -> dict:
-    return {
-        "pyodide_dir": PYODIDE_DIR, "panel_cdn_root": PANEL_CDN_ROOT, "app_dir": APP_DIR,
-        "pyodide_js": pyodide_js,
-        "shipped": shipped,
-        "first_bundles": [PYODIDE_DIR + FIRST_BUNDLE, APP_BUNDLE],
-        "app_bundle": APP_BUNDLE,  # the one a start from the snapshot writes before the page renders
-        "bundles": [PYODIDE_DIR + STDLIB_BUNDLE, PYODIDE_DIR + PACKAGES_BUNDLE],
-        "libraries_bundle": PYODIDE_DIR + LIBRARIES_BUNDLE,
-        "first_files": first_files(shipped),
-        # so that a later pyodide.loadPackage (say of pandas) does not install these again
-        "bundled_packages": bundled_versions,
-        "preload_libraries": preload,
-        "import_first": pins()["browser"]["import_first"],
-        "snapshot_functions": snapshot_functions(),
-    }
-
-
-def first_files(shipped: dict[str, dict]) -> dict:
-    """What the file worker loads from the page's start ({load: [[entry, ...], ...], hold: [...]},
-    shipped_worker.js), in the order it is needed: Pyodide's own small files (PACE_FILES), whose
-    pace picks the codec of the big ones (shipped.js, codecFor); its wasm and the stdlib Python's
-    start needs (the wasm first: over a slow link, where the files come one at a time, it is
-    compiled while the stdlib comes); the first screen's bundles (wanted once Python has started);
-    and held, numpy's libraries (files.js, `releaseLibraries`)."""
-    pyodide = [shipped[PYODIDE_DIR + name] for name in STARTUP_FILES]
-    return {"load": [[entry for entry in pyodide if "smaller" not in entry],
-                     [entry for entry in pyodide if "smaller" in entry],
-                     [shipped[PYODIDE_DIR + FIRST_BUNDLE], shipped[APP_BUNDLE]]],
-            "hold": [shipped[PYODIDE_DIR + LIBRARIES_BUNDLE]]}
 
 
 #: CDN addresses that vendored JavaScript keeps as defaults for paths this site never takes

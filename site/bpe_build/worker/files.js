@@ -2,7 +2,7 @@
 //
 // Every file Pyodide and the app need at start-up is fetched right away, from the page's start, by
 // a worker of its own running shipped.js (so inflating and checking them use the other core), in
-// the order they are needed (CONFIG.first_files, assemble.py): Pyodide's own small files (lock, JS), whose pace picks the codec of
+// the order they are needed (CONFIG.first_files, worker_config.py): Pyodide's own small files (lock, JS), whose pace picks the codec of
 // the big ones (shipped.js, codecFor); its wasm and the stdlib Python's start needs (the wasm
 // first: over a slow link, where the files come one at a time, it is compiled while the stdlib
 // comes); the first screen's bundles (wanted once Python has started); numpy's libraries (loaded
