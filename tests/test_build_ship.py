@@ -9,10 +9,10 @@ import urllib.request
 
 import brotli
 import pytest
-from bpe_build import bundles, convert, serve, ship, start_snapshot, trim
+from bpe_build import app_snapshot, bundles, convert, serve, ship, start_snapshot, trim
 
 
-@pytest.mark.parametrize("module", [bundles, ship, start_snapshot, trim])
+@pytest.mark.parametrize("module", [app_snapshot, bundles, ship, start_snapshot, trim])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
@@ -63,6 +63,51 @@ def test_the_start_snapshot_is_shipped_and_named_by_a_new_worker(tmp_path, monke
     assert config["keep"] == ["a.kept"] and "smaller" not in entry
     assert not (tmp_path / "app.old.js").exists() and not (tmp_path / start_snapshot.PATH).exists()
     assert (tmp_path / "index.html").read_text() == '<script>new Worker("./app.new.js?" + query)</script>'
+
+
+def test_the_app_snapshots_are_shipped_one_per_theme_and_named_by_a_new_worker(tmp_path, monkeypatch):
+    """The snapshots of the built app (made in Chromium, here stand-ins), one per theme, each taken
+    in its own colour scheme: shipped with gzip without their pages of zeros, named in the worker's
+    config with the function table's length they restore with, their size and where their pages
+    go, kept by no one (the worker keeps the heap it makes of one), and the worker written again."""
+    monkeypatch.setattr(ship, "CACHE", tmp_path / "cache")
+    page = start_snapshot.PAGE
+    heaps = {"light": b"L" * page + bytes(page) + b"end", "dark": bytes(page) + b"D" * 5}
+    asked = []
+
+    def capture(dist, worker, made, dark):
+        asked.append((worker, made, dark))
+        return heaps["dark" if dark else "light"], {"table": 17500 + dark}
+
+    monkeypatch.setattr(app_snapshot, "capture", capture)
+    (tmp_path / "pyodide").mkdir()
+    (tmp_path / "app.old.js").write_text("old worker")
+    (tmp_path / "index.html").write_text('<script>new Worker("./app.old.js?" + query)</script>')
+    config = {"shipped": {}, "keep": ["a.kept"]}
+
+    def write_worker(config):
+        (tmp_path / "app.new.js").write_text(json.dumps(config))
+        return "app.new.js"
+
+    assert app_snapshot.add_app_snapshots(tmp_path, "app.old.js", write_worker, config) == "app.new.js"
+    assert asked == [("app.old.js", "madeAppSnapshot", False), ("app.old.js", "madeAppSnapshot", True)]
+    assert config["app_snapshots"] == {
+        "light": {"path": "pyodide/app-snapshot-light.bin", "table": 17500, "size": 2 * page + 3,
+                  "runs": [[0, page], [2 * page, 3]]},
+        "dark": {"path": "pyodide/app-snapshot-dark.bin", "table": 17501, "size": page + 5, "runs": [[page, 5]]},
+    }
+    for theme, shipped in (("light", b"L" * page + b"end"), ("dark", b"D" * 5)):
+        entry = config["shipped"][app_snapshot.app_path(theme)]
+        assert gzip.decompress((tmp_path / entry["file"]).read_bytes()) == shipped and "smaller" not in entry
+    assert config["keep"] == ["a.kept"]
+    assert json.loads((tmp_path / "app.new.js").read_text()) == config and not (tmp_path / "app.old.js").exists()
+    assert (tmp_path / "index.html").read_text() == '<script>new Worker("./app.new.js?" + query)</script>'
+
+
+def test_an_app_snapshot_with_no_table_length_stops_the_build(tmp_path, monkeypatch):
+    monkeypatch.setattr(app_snapshot, "capture", lambda dist, worker, made, dark: (b"heap", {"error": "timed out"}))
+    with pytest.raises(SystemExit, match="light app snapshot"):
+        app_snapshot.add_app_snapshots(tmp_path, "app.old.js", lambda config: "app.new.js", {"shipped": {}})
 
 
 def test_a_file_shipped_with_brotli_is_brotli_under_its_own_suffix(tmp_path, monkeypatch):

@@ -10,6 +10,7 @@ import time
 import zipfile
 from pathlib import Path
 
+from .app_snapshot import add_app_snapshots
 from .bundles import archive_members, cached_bundle, make_bundle, read_bundle
 from .bytecode import precompile
 from .convert import app_archive, app_sources, convert_app, copy_static, early_worker, patch_page, without_unused_scripts
@@ -150,7 +151,8 @@ def assemble(out: Path, parts: Parts) -> None:
                         + page_loader(page_scripts, decoder))
     (out / "index.html").write_text(html)
     add_still(out)
-    add_start_snapshot(out, worker_file, write_worker, config)
+    worker_file = add_start_snapshot(out, worker_file, write_worker, config)
+    add_app_snapshots(out, worker_file, write_worker, config)
 
 
 def _lock_beside(full_lock: dict, wheels: dict[str, Path], bundled: list[str]) -> dict:

@@ -47,8 +47,10 @@ def convert_app() -> Path:
 #: 0.25 s after the page's first byte, and the file worker it started asked 0.15 s after that).
 #: The first screen's script (first_screen.js) listens to the app's worker before Panel's page does.
 #: The worker cannot ask for the system's colour scheme, so the page tells it in
-#: the address; a test holds Panel back with `window.bpeHoldPanel`, set before the page's scripts run,
-#: and the build has the worker make its snapshot with `window.bpeMakeStartSnapshot` (start_snapshot.py).
+#: the address; a test holds Panel back with `window.bpeHoldPanel`, set before the page's scripts run
+#: (or until it calls `window.bpeReleaseApp()`, with `window.bpeHoldApp`),
+#: and the build has the worker make its snapshots with `window.bpeMakeStartSnapshot` and
+#: `window.bpeMakeAppSnapshot` (start_snapshot.py, app_snapshot.py).
 EARLY_WORKER = """    <script type="text/javascript">
       window.bpeEarlyMessages = [];
       (() => {
@@ -58,10 +60,12 @@ EARLY_WORKER = """    <script type="text/javascript">
           { base: new URL(".", location.href).href, ...__FIRST_FILES__, port: files.port1 }, [files.port1]);
         window.bpeWorker = new Worker("./app.js?" + new URLSearchParams([
           ...(matchMedia("(prefers-color-scheme: dark)").matches ? [["theme", "dark"]] : []),
-          ...(window.bpeHoldPanel ? [["hold-panel", "1"]] : []),
-          ...(window.bpeMakeStartSnapshot ? [["make-start-snapshot", "1"]] : []), ["files", "page"],
+          ...(window.bpeHoldPanel ? [["hold-panel", "1"]] : []), ...(window.bpeHoldApp ? [["hold-app", "1"]] : []),
+          ...(window.bpeMakeStartSnapshot ? [["make-start-snapshot", "1"]] : []),
+          ...(window.bpeMakeAppSnapshot ? [["make-app-snapshot", "1"]] : []), ["files", "page"],
           ["t0", String(performance.timeOrigin)]]));
         window.bpeWorker.postMessage({ type: "files", port: files.port2 }, [files.port2]);
+        window.bpeReleaseApp = () => window.bpeWorker.postMessage({ type: "release-app" });
       })();
     </script>
     <script type="text/javascript">

@@ -147,7 +147,7 @@ def shipped_js(decoder: dict[str, dict], worker: bool = False) -> str:
 
 #: The worker's parts (site/bpe_build/worker/), each with one job, in the order they run.
 WORKER_PARTS = ("config.js", "files.js", "bundles.js", "load_pyodide.js", "snapshot.js", "libraries.js",
-                "start_python.js", "first_screen.js", "start_app.js", "messages.js")
+                "app_snapshot.js", "start_python.js", "first_screen.js", "start_app.js", "messages.js")
 
 
 def worker_js() -> str:

@@ -9,8 +9,8 @@
 // (its `load` then comes after the held list). It answers file by file with {wired: file, start, end, packed}
 // once a file from the server is all here (when it was asked for and when it was all here, in this
 // worker's clock; see `timed`), then {file, buffer, source} or {file, error};
-// {prune: [kept name, ...], base} is answered with {pruned: count}; {start, base} asks for the
-// build's snapshot (`sendStart`).
+// {prune: [kept name, ...], base} is answered with {pruned: count}; {start, base} and {app, base}
+// ask for the build's snapshots (`sendSnapshot`).
 // It talks with the app's worker over a port, which comes in its first message ({port}, with the
 // first files to load): the page starts it, and asks for those files, before the app's worker has
 // even arrived (convert.py, EARLY_WORKER; over 20 Mbit/s + 40 ms that worker's script comes 0.25 s
@@ -130,13 +130,15 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
     }
     return sent.get(file);
   }
+  // The same goes for the build's snapshot of the whole app ({app: {entry}}, worker/app_snapshot.js),
+  // answered with {appAsked}, and asked for at once.
   let startSent = Promise.resolve();
-  async function sendStart({ entry, after }, base) {
+  async function sendSnapshot({ entry, after }, base, answer) {
     await pacedNow;
     const why = bpeShipped.slow(pace()) ? "the link is slow" : null;
-    out.postMessage({ startAsked: !why, why });
+    out.postMessage({ [answer]: !why, why });
     if (why) return;
-    await sentOf(after).when;
+    if (after) await sentOf(after).when;
     send(entry, base, false);
     await sentOf(entry.file).when;
   }
@@ -148,7 +150,8 @@ if (typeof WorkerGlobalScope !== "undefined" && self.name === "bpe-shipped") {
       if (held) groups.unshift(held);
       held = null;
     }
-    if (data.start) startSent = sendStart(data.start, data.base);
+    if (data.start) startSent = sendSnapshot(data.start, data.base, "startAsked");
+    if (data.app) sendSnapshot(data.app, data.base, "appAsked");
     if (data.keep) keepFrom();
     for (const group of groups) {
       await sendAll(group, data.base);

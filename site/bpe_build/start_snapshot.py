@@ -28,6 +28,7 @@ import base64
 import hashlib
 import json
 import os
+import shutil
 import sys
 import threading
 from pathlib import Path
@@ -39,8 +40,6 @@ from .util import log, run
 STARTED_FROM_BUILD = "[bpe] Python started from the build's snapshot of the first screen"
 #: Where it is shipped, before compression (dist/-relative).
 PATH = PYODIDE_DIR + "start-snapshot.bin"
-#: The snapshot as the worker keeps it for the build: {bytes, table, libraries} or {error}.
-MADE = "() => self.madeStartSnapshot ? (self.madeStartSnapshot.error || self.madeStartSnapshot.bytes.length) : null"
 CHUNK = 4 << 20
 #: The pages `pack` keeps or leaves out (WebAssembly's own page size).
 PAGE = 1 << 16
@@ -66,58 +65,68 @@ def pack(heap: bytes, page: int = PAGE) -> tuple[bytes, list[list[int]]]:
     return b"".join(heap[at:at + length] for at, length in runs), runs
 
 
-def capture(dist: Path, worker: str) -> tuple[bytes, dict]:
-    """(the snapshot, {"table": numpy's libraries' table length, "libraries": their places}) of the
-    page in `dist`, whose worker is `worker`; cached by that name and this module. Recorded by the
-    venv's Python (Playwright)."""
-    key = worker + "-" + hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
-    cached = CACHE / "start-snapshot" / key
-    if not (cached / "libraries.json").exists():
+def capture(dist: Path, worker: str, made: str = "madeStartSnapshot", dark: bool = False) -> tuple[bytes, dict]:
+    """(the snapshot, what else the worker said of it) that the page in `dist`, whose worker is
+    `worker`, makes when told to (the page's `window.bpeMake...` for the worker's `self.<made>`),
+    in the dark theme if `dark`; cached by that name and this module. Recorded by the venv's
+    Python (Playwright).
+
+    For the start snapshot, what else is {"table": numpy's libraries' table length, "libraries":
+    their places}; for the app's (app_snapshot.py), {"table"}."""
+    theme = "dark" if dark else "light"
+    key = f"{worker}-{made}-{theme}-" + hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    cached = CACHE / "snapshots" / key
+    if not (cached / "meta.json").exists():
+        for older in cached.parent.glob(f"*-{made}-{theme}-*"):  # an earlier build's: 21-63 MB each
+            shutil.rmtree(older)
         cached.mkdir(parents=True, exist_ok=True)
-        run(PYTHON, "-m", "bpe_build.start_snapshot", dist, cached, cwd=SITE, env=dict(os.environ, PYTHONPATH=str(SITE)))
-    return (cached / "snapshot.bin").read_bytes(), json.loads((cached / "libraries.json").read_text())
+        run(PYTHON, "-m", "bpe_build.start_snapshot", dist, cached, made, theme,
+            cwd=SITE, env=dict(os.environ, PYTHONPATH=str(SITE)))
+    return (cached / "snapshot.bin").read_bytes(), json.loads((cached / "meta.json").read_text())
 
 
-def record(dist: Path, out: Path) -> None:
-    """Open the page in `dist` in Chromium with the worker told to make the snapshot; write it
-    (snapshot.bin) and where numpy's libraries are (libraries.json) to the folder `out`."""
+def record(dist: Path, out: Path, made: str, theme: str) -> None:
+    """Open the page in `dist` in Chromium, in the theme `theme`, with the worker told to make the
+    snapshot `made` (the page's flag is "bpeMake" and the rest of its name); write it (snapshot.bin)
+    and the rest of what the worker keeps of it (meta.json) to the folder `out`."""
     from playwright.sync_api import sync_playwright
 
     from .serve import make_server
 
+    flag = "bpeMake" + made.removeprefix("made")
+    holder = f"self.{made}"
     server = make_server(dist, 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            page = browser.new_page()
-            page.add_init_script("window.bpeMakeStartSnapshot = true")
-            with page.expect_worker(lambda worker: "/app." in worker.url, timeout=60_000) as made:
+            page = browser.new_page(color_scheme=theme)
+            page.add_init_script(f"window.{flag} = true")
+            with page.expect_worker(lambda worker: "/app." in worker.url, timeout=60_000) as started:
                 page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
-            worker = made.value
+            worker = started.value
             length = None
-            for _ in range(1200):
-                length = worker.evaluate(MADE)
+            for _ in range(1800):
+                length = worker.evaluate(f"() => {holder} ? ({holder}.error || {holder}.bytes.length) : null")
                 if length is not None:
                     break
                 page.wait_for_timeout(100)
             if not isinstance(length, int):
-                raise SystemExit(f"the worker made no start snapshot: {length or 'it timed out'}")
+                raise SystemExit(f"the worker made no snapshot ({made}): {length or 'it timed out'}")
             data = b"".join(base64.b64decode(worker.evaluate(
-                """([at, size]) => {
-                  const part = self.madeStartSnapshot.bytes.subarray(at, at + size);
+                f"""([at, size]) => {{
+                  const part = {holder}.bytes.subarray(at, at + size);
                   let text = "";
                   for (let i = 0; i < part.length; i += 32768) text += String.fromCharCode(...part.subarray(i, i + 32768));
                   return btoa(text);
-                }""", [at, CHUNK])) for at in range(0, length, CHUNK))
-            libraries = worker.evaluate("({table, libraries}) => ({table, libraries})", worker.evaluate_handle(
-                "() => self.madeStartSnapshot"))
+                }}""", [at, CHUNK])) for at in range(0, length, CHUNK))
+            meta = worker.evaluate(f"() => {{ const {{ bytes, ...rest }} = {holder}; return rest; }}")
             browser.close()
     finally:
         server.shutdown()
         server.server_close()
     (out / "snapshot.bin").write_bytes(data)
-    (out / "libraries.json").write_text(json.dumps(libraries))
+    (out / "meta.json").write_text(json.dumps(meta))
 
 
 def add_start_snapshot(dist: Path, worker: str, write_worker, config: dict) -> str:
@@ -137,6 +146,15 @@ def add_start_snapshot(dist: Path, worker: str, write_worker, config: dict) -> s
     config["shipped"][PATH] = entry  # not in config["keep"]: no visit keeps it (worker/snapshot.js)
     config["start_snapshot"] = {"path": PATH, "table": libraries["table"], "libraries": places,
                                 "size": len(data), "runs": runs}
+    named = rewrite_worker(dist, worker, write_worker, config)
+    log(f"the start snapshot: {len(data) / 1e6:.1f} MB, {len(packed) / 1e6:.1f} MB without its pages of zeros, "
+        f"{entry['packed'] / 1e6:.1f} MB with gzip")
+    return named
+
+
+def rewrite_worker(dist: Path, worker: str, write_worker, config: dict) -> str:
+    """Write the worker again with `config` (`write_worker(config)` gives its new name), in place of
+    `worker`, which index.html then names instead; the new name."""
     (dist / worker).unlink()
     named = write_worker(config)
     page = dist / "index.html"
@@ -144,10 +162,8 @@ def add_start_snapshot(dist: Path, worker: str, write_worker, config: dict) -> s
     if html.count(f"./{worker}") != 1:
         raise SystemExit(f"index.html does not name the worker {worker} once")
     page.write_text(html.replace(f"./{worker}", f"./{named}"))
-    log(f"the start snapshot: {len(data) / 1e6:.1f} MB, {len(packed) / 1e6:.1f} MB without its pages of zeros, "
-        f"{entry['packed'] / 1e6:.1f} MB with gzip")
     return named
 
 
 if __name__ == "__main__":
-    record(Path(sys.argv[1]), Path(sys.argv[2]))
+    record(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4])

@@ -19,12 +19,14 @@ BOKEH_DRAWN = "() => document.body.classList.contains('bpe-first') && !document.
 pytestmark = pytest.mark.skipif(SECOND_VISIT, reason="holds Panel back, which only a cold start can")
 
 
-def first_screen(browser, url: str, hold: bool = True):
-    """A fresh page at `url`, once the first screen answers (Panel held back unless `hold` is false)."""
+def first_screen(browser, url: str, hold: bool | str = True):
+    """A fresh page at `url`, once the first screen answers (Panel held back unless `hold` is false;
+    with hold="app", until the test calls `window.bpeReleaseApp()`: the full page can come within a
+    second of the first answer, before a test has done its part on the first screen)."""
     context = browser.new_context()
     context.add_init_script(DEEP_HELPERS)
     if hold:
-        context.add_init_script("window.bpeHoldPanel = true")
+        context.add_init_script("window.bpeHoldApp = true" if hold == "app" else "window.bpeHoldPanel = true")
     recorder = recording(context.new_page(), url)
     recorder.page.goto(url)
     recorder.page.wait_for_function(FIRST, timeout=INTERACTIVE_TIMEOUT_MS)
@@ -115,7 +117,7 @@ def test_before_panel_a_control_that_needs_the_full_page_says_so(held):
 
 
 def test_the_full_page_takes_over_with_the_text_round_preset_and_focus(browser, site_url):
-    context, app = first_screen(browser, site_url, hold=False)
+    context, app = first_screen(browser, site_url, hold="app")
     page = app.page
     try:
         page.locator(".preset-select select").first.select_option("course")
@@ -130,6 +132,7 @@ def test_the_full_page_takes_over_with_the_text_round_preset_and_focus(browser, 
         box.fill("")
         box.press_sequentially("abab", delay=20)
         wait_chips(page, "a|b|a|b")
+        page.evaluate("() => window.bpeReleaseApp()")
         page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
         expect(page.locator(".bpe-inspector").first).to_be_visible(timeout=30_000)
         expect(page.locator(".compare-b input").first).to_be_checked()  # the kept click, done
@@ -194,11 +197,12 @@ def test_before_panel_special_tokens_in_text_follow_the_toggle(held_at):
 
 
 def test_the_full_page_keeps_the_special_tokens_toggle(browser, site_url):
-    context, app = first_screen(browser, site_url + OCTLM_EOS, hold=False)
+    context, app = first_screen(browser, site_url + OCTLM_EOS, hold="app")
     page = app.page
     try:
         page.locator(".specials-in-text input").first.click()
         expect(page.locator('.bpe-encoding-pane .bpe-special[data-id="258"]').first).to_be_visible()
+        page.evaluate("() => window.bpeReleaseApp()")
         page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
         expect(page.locator(".specials-in-text input").first).to_be_checked()
         expect(page.locator('.bpe-encoding-pane .bpe-special[data-id="258"]').first).to_be_visible()
@@ -247,11 +251,12 @@ def test_before_panel_the_chat_box_counts_as_bpe_chat_does(held_at, tmp_path):
 def test_the_full_page_keeps_the_conversation_written_before_it(browser, site_url, tmp_path):
     from test_chat_page import bpe_chat, page_chat
 
-    context, app = first_screen(browser, site_url, hold=False)
+    context, app = first_screen(browser, site_url, hold="app")
     page = app.page
     try:
         write_two_messages(page)
         page.locator(".chat-add button").first.click()  # kept, and done by the full page
+        page.evaluate("() => window.bpeReleaseApp()")
         page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
         expect(page.locator(".chat-message")).to_have_count(3, timeout=30_000)
         expected = bpe_chat("o200k_base", [*FIRST_CHAT, {"role": "assistant", "content": ""}], tmp_path)

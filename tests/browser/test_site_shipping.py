@@ -26,6 +26,7 @@ from urllib.parse import unquote
 
 import brotli
 import pytest
+from bpe_build.app_snapshot import APP_RESTORED, THEMES, app_path
 from bpe_build.bundles import make_bundle, read_bundle
 from bpe_build.paths import DIST
 from bpe_build.serve import Handler, Server
@@ -119,6 +120,8 @@ START_GIVEN_UP = "[bpe] the build's snapshot could not be used; Python starts af
 START_SLOW = "[bpe] Python starts afresh, without the build's snapshot: the link is slow"
 LIBRARIES_IN_PLACE = "[bpe] numpy's libraries were loaded where the build's snapshot has them"
 LIBRARIES_LATE = "[bpe] numpy's libraries were loaded after Python started"
+APP_SNAPSHOTS = {app_path(theme) for theme in THEMES}
+APP_LIGHT = app_path("light")
 
 
 def wait_for_console(page, console: list[str], start: str, timeout: float = 60) -> None:
@@ -180,9 +183,11 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     assert errors == []
     # Python starts from the build's snapshot unless a busy machine brought even the first files
     # below 100 Mbit/s (a slow link, see below): it is then not asked for.
+    # So is the build's snapshot of the app (the light theme's, this page's).
     started = STARTED_FROM_BUILD in console
     assert started == (ONE_AT_A_TIME not in console), [line for line in console if line.startswith("[bpe]")]
-    assert shipped_summary(console) == f"[bpe] shipped files: 0 from the cache, {9 + started} from the network"
+    assert started == any(line.startswith(APP_RESTORED) for line in console)
+    assert shipped_summary(console) == f"[bpe] shipped files: 0 from the cache, {9 + 2 * started} from the network"
     assert all(path.startswith(f"/{SUBFOLDER}/") for path in asked), asked
     # What a first visit fetches is the shipped files (each a gzip or brotli stream) and small plain
     # ones: every file once, the big ones the first answer waits for in the codec the link's pace
@@ -194,7 +199,7 @@ def test_the_site_works_from_a_subfolder_and_ships_compressed_files(served, prof
     chosen = codecs_chosen(console)
     one_each = set()
     for path, entry in config["shipped"].items():
-        if path == START_SNAPSHOT and not started:
+        if (path == START_SNAPSHOT and not started) or (path in APP_SNAPSHOTS and not (started and path == APP_LIGHT)):
             assert entry["file"] not in fetched
             continue
         variants = {entry["file"]: entry["codec"]}
@@ -240,8 +245,8 @@ import _imp, sys
     assert [name for name in imported_stdlib if stdlib_left_out(name)] == []
     assert not any(never_loaded(name.replace(".", "/") + "/") for name in modules)
     assert not any(line.startswith(STARTED_FROM_SNAPSHOT) for line in console)
-    # The build made its snapshot at another address: Python's environment is this visit's, and
-    # the snapshot is not kept (a second visit starts from this browser's own).
+    # The build made its snapshots at another address: Python's environment is this visit's, and
+    # the start snapshot is not kept (a second visit starts from the app's).
     assert app_worker.evaluate("() => self.pyodide.runPython('import os; os.environ[\"PANEL_CDN_ROOT\"]')") \
         == url + "static/panel/"
     assert page.evaluate("""async ([base, kept]) => {
@@ -259,9 +264,12 @@ import _imp, sys
     for bundle in ("loaded:stdlib.bundle", "loaded:site-packages.bundle"):
         assert marks.index("first-screen") < marks.index(bundle), marks
     wait_for_console(page, console, KEPT_SNAPSHOT)
-    # From the build's snapshot, numpy's libraries were loaded after the first answer, where the
-    # snapshot has them (the second visit below restores this visit's snapshot and calls numpy).
-    assert (LIBRARIES_IN_PLACE in console) == started
+    # From the build's snapshots, numpy's libraries were loaded after the first answer, before the
+    # app's Python started from its snapshot, not into the first screen's Python (the second visit
+    # below restores that snapshot, which this visit kept, and calls numpy).
+    assert LIBRARIES_IN_PLACE not in console
+    if started:
+        assert marks.index("first-screen") < marks.index("libraries") < marks.index("app-restored"), marks
     assert app_worker.evaluate(
         "() => self.pyodide.runPython('import numpy.random; int(numpy.random.default_rng(7).integers(100))')") >= 0
     page.close()
@@ -330,13 +338,87 @@ def test_the_apps_worker_started_alone_starts_its_file_worker_itself(served, bro
         context.close()
 
 
-def test_late_numpy_libraries_hold_back_neither_the_first_answer_nor_the_visits_snapshot(served, browser):
-    """numpy's libraries 4 s late: the build's snapshot holds their memory, so Python starts from it
-    without them and the first screen answers; they are loaded at the snapshot's places once they
-    come, numpy works, and the visit keeps its snapshot for the next one. (Where a busy machine
-    brought even the first files below 100 Mbit/s, the build's snapshot is not asked for: then Python
-    starts afresh without them, loads them before Panel and keeps no snapshot, as below.)"""
+#: Every stylesheet link the page's documents and shadow roots hold.
+STYLESHEETS = """() => {
+  const found = [];
+  const walk = (root) => {
+    for (const link of root.querySelectorAll('link[rel="stylesheet"]')) found.push(link.href);
+    for (const element of root.querySelectorAll("*")) if (element.shadowRoot) walk(element.shadowRoot);
+  };
+  walk(document);
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_first_visit_starts_the_app_from_the_builds_snapshot_of_it(served, browser, scheme):
+    """Once the first screen has answered, Python starts again from the build's snapshot of the
+    built app (its theme's), where Panel is imported: nothing is imported here. The events the
+    first screen answered are done again on the restored app's own first screen, which the app's
+    state takes over, so the page goes on as the visitor left it. Panel's files are asked for at
+    this page's address, not at the stand-in the snapshot was made with, and the next visit starts
+    from that same snapshot."""
     folder, url = served
+    _, _, config = worker_config(folder)
+    context = browser.new_context(color_scheme=scheme)
+    context.add_init_script("window.bpeHoldApp = true")
+    try:
+        page = context.new_page()
+        console, errors = [], []
+        page.on("console", lambda message: console.append(message.text))
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("requestfailed", lambda request: errors.append(f"failed: {request.url}"))
+        page.on("response", lambda response: response.status >= 400 and errors.append(f"{response.status} {response.url}"))
+        page.goto(url)
+        page.wait_for_function("() => document.body.classList.contains('bpe-first')", timeout=120_000)
+        box = page.locator(".encode-input input").first
+        box.fill("walkable")
+        expect(page.locator(".bpe-encoded").first).to_contain_text("walk", timeout=30_000)
+        page.locator(".next-round button").first.click()
+        expect(page.locator(".bpe-caption").first).to_contain_text("Round 1 of")
+        page.evaluate("() => window.bpeReleaseApp()")
+        page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
+        restored = [line for line in console if line.startswith(APP_RESTORED)]
+        if not restored:  # a busy machine brought even the first files below 100 Mbit/s
+            assert ONE_AT_A_TIME in console, [line for line in console if line.startswith("[bpe]")]
+            pytest.skip("the link was taken for a slow one: the build's snapshots were not asked for")
+        done = re.fullmatch(re.escape(APP_RESTORED) + r" \(events done again: (\d+)\)", restored[0])
+        assert done and int(done.group(1)) >= 1, restored  # (the snapshot's app is at round 0, with no text)
+        marks = [line.split()[1] for line in console if line.startswith("[bpe-timing] ")]
+        assert not [mark for mark in marks if mark.startswith("imported:") or mark == "app-built"], marks
+        expect(page.locator(".bpe-caption").first).to_contain_text("Round 1 of")
+        expect(box).to_have_value("walkable")
+        box.fill("strawberry")  # the full app answers
+        expect(page.locator(".bpe-encoded").first).to_contain_text("straw", timeout=30_000)
+        sheets = page.evaluate(STYLESHEETS)
+        assert any("/static/panel/" in href for href in sheets), sheets
+        assert all(href.startswith(url) for href in sheets), [href for href in sheets if not href.startswith(url)]
+        size = config["app_snapshots"][scheme]["size"]
+        wait_for_console(page, console, f"{KEPT_SNAPSHOT} ({size} bytes)")
+        page.close()
+        page = context.new_page()
+        again = []
+        page.on("console", lambda message: again.append(message.text))
+        page.goto(url)
+        page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
+        assert STARTED_FROM_SNAPSHOT in again
+        assert all(href.startswith(url) for href in page.evaluate(STYLESHEETS))
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("app_from_build", [True, False])
+def test_late_numpy_libraries_hold_back_neither_the_first_answer_nor_the_visits_snapshot(
+        served, served_without_app, browser, app_from_build):
+    """numpy's libraries 4 s late: the build's snapshot holds their memory, so Python starts from it
+    without them and the first screen answers. Then the app starts from the build's snapshot of it
+    once they come, loaded before its Python starts (as on a second visit); or, without that
+    snapshot, they are loaded at the start snapshot's places and Panel is imported. Either way numpy
+    works, and the visit keeps a snapshot for the next one. (Where a busy machine brought even the
+    first files below 100 Mbit/s, the build's snapshots are not asked for: then Python starts afresh
+    without them, loads them before Panel and keeps no snapshot, as below.)"""
+    folder, url = served if app_from_build else served_without_app
     with slow_first_visit(browser, url, {"libraries.bundle.": 4}) as (page, console, errors):
         marks = [line.split()[1] for line in console if line.startswith("[bpe-timing] ")]
         assert "first-screen" in marks and "libraries" not in marks, marks  # answered before they came
@@ -348,7 +430,9 @@ def test_late_numpy_libraries_hold_back_neither_the_first_answer_nor_the_visits_
         expect(page.locator(".bpe-caption").first).to_contain_text("Round 1 of")
         if STARTED_FROM_BUILD in console:
             wait_for_console(page, console, KEPT_SNAPSHOT)
-            assert LIBRARIES_IN_PLACE in console
+            restored = any(line.startswith(APP_RESTORED) for line in console)
+            said = [line for line in console if not line.startswith("[bpe-timing]")]
+            assert restored == app_from_build and (LIBRARIES_IN_PLACE in console) != app_from_build, said
         else:
             assert START_SLOW in console, [line for line in console if line.startswith("[bpe]")]
             wait_for_console(page, console, LIBRARIES_LATE)
@@ -356,20 +440,36 @@ def test_late_numpy_libraries_hold_back_neither_the_first_answer_nor_the_visits_
         assert errors == [], errors
 
 
-@pytest.fixture(scope="module")
-def served_without_start(served):
-    """The same build beside it, in a folder of its own, with no build's snapshot: Python starts afresh."""
+def served_without(served, name: str, snapshots: tuple[str, ...]) -> tuple[Path, str]:
+    """The same build beside it, in a folder `name` of its own, without the build's `snapshots`
+    ("start_snapshot", "app_snapshots")."""
     folder, url = served
-    other = folder.parent / "afresh"
+    other = folder.parent / name
     shutil.copytree(folder, other)
     worker, template, config = worker_config(other)
-    config["shipped"].pop(config.pop("start_snapshot")["path"])
+    if "start_snapshot" in snapshots:
+        config["shipped"].pop(config.pop("start_snapshot")["path"])
+    if "app_snapshots" in snapshots:
+        for snapshot in config.pop("app_snapshots").values():
+            config["shipped"].pop(snapshot["path"])
     worker.unlink()
     (other / "app.js").write_text(template.replace("__CONFIG__", json.dumps(config)))
     named = rename_hashed(other, "app.js")
     index = other / "index.html"
     index.write_text(index.read_text().replace(worker.name, named))
     return other, url.removesuffix(f"{folder.name}/") + f"{other.name}/"
+
+
+@pytest.fixture(scope="module")
+def served_without_start(served):
+    """With none of the build's snapshots: Python starts afresh, and imports Panel and builds the app itself."""
+    return served_without(served, "afresh", ("start_snapshot", "app_snapshots"))
+
+
+@pytest.fixture(scope="module")
+def served_without_app(served):
+    """With the start snapshot alone: Python imports Panel and builds the app itself."""
+    return served_without(served, "no-app", ("app_snapshots",))
 
 
 def test_python_starting_afresh_starts_without_numpys_libraries_when_they_are_late(served_without_start, browser):
@@ -671,9 +771,12 @@ def test_a_damaged_snapshot_is_dropped_and_python_starts_afresh(served, profile,
 def test_a_new_build_is_never_mixed_with_an_old_one(served, profile):
     folder, url = served
     worker, template, config = worker_config(folder)
-    # The build's snapshot holds the first screen's modules as the old build shipped them: a real
-    # build makes its own (start_snapshot.py caches it by the worker's name); this one has none.
+    # The build's snapshots hold the first screen's and the app's modules as the old build shipped
+    # them: a real build makes its own (start_snapshot.py caches them by the worker's name); this one
+    # has none.
     config["shipped"].pop(config.pop("start_snapshot")["path"])
+    for snapshot in config.pop("app_snapshots").values():
+        config["shipped"].pop(snapshot["path"])
     old_kept = set(config["keep"])
     # A new build whose app differs in its title: the app bundle and the worker get new names.
     # (The title changes in the source and in its compiled, unchecked .pyc, so it keeps its length.)

@@ -18,6 +18,7 @@ function status(msg) {
 }
 
 function sendPatch(patch, buffers, msg_id) {
+  if (standIn) patch = patchAtThisAddress(patch);  // (app_snapshot.js)
   self.postMessage({ type: "patch", patch: patch, buffers: buffers });
 }
 

@@ -61,6 +61,7 @@ const PATH_OF = Object.fromEntries(Object.entries(SHIPPED).map(([path, entry]) =
 fetcher.onmessage = ({ data }) => {
   if (data.pruned) console.log(`[bpe] forgot ${data.pruned} files of earlier builds`);
   if (data.startAsked !== undefined) startAsked({ asked: data.startAsked, why: data.why });  // snapshot.js
+  if (data.appAsked !== undefined) appAsked({ asked: data.appAsked, why: data.why });  // app_snapshot.js
   if (data.wired) {
     const path = PATH_OF[data.wired];
     wire.spans.push([data.start, data.end, data.packed]);
@@ -71,8 +72,10 @@ fetcher.onmessage = ({ data }) => {
   // page's thread, which this worker and the file worker need to start, for 0.25 s.
   if (Object.keys(sources).length === 0) self.postMessage({ type: "files-coming" });
   sources[data.file] = data.source;
-  if (data.error) arrived[data.file].reject(new Error(data.error));
-  else arrived[data.file].resolve(new Uint8Array(data.buffer));
+  const { resolve, reject } = arrived[data.file];
+  delete arrived[data.file];  // (a file comes once; LOADS alone holds it then, see app_snapshot.js)
+  if (data.error) reject(new Error(data.error));
+  else resolve(new Uint8Array(data.buffer));
 };
 let laterAsked = false;
 function loadLater() {

@@ -73,9 +73,15 @@ let madeSnapshot = null;  // {bytes, table}: kept once the page is linked
 // The first screen's events: answered as they come while Panel loads (after any that came before
 // Python was up); from the moment the app is being built, kept until the page is linked and then
 // done to the app's state (through the first screen, which answers on it by then). A test can hold Panel back (the page's
-// `bpeHoldPanel`), so that only the first screen runs.
+// `bpeHoldPanel`), so that only the first screen runs; or until the page says {type: "release-app"}
+// (`bpeHoldApp`), so that what it does on the first screen comes before the full page, however soon
+// that would come.
 const HOLD_PANEL = new URL(self.location.href).searchParams.has("hold-panel");
-const first = { answer: null, waiting: [], later: null, last: 0, address: null };
+const HOLD_APP = new URL(self.location.href).searchParams.has("hold-app");
+let releaseApp;
+const APP_RELEASED = new Promise((resolve) => { releaseApp = resolve; });
+// `done`: every event the first screen has answered, in order (app_snapshot.js does them again).
+const first = { answer: null, waiting: [], later: null, last: 0, address: null, done: [] };
 first.addressGiven = new Promise((resolve) => { first.giveAddress = resolve; });
 // Panel's next step waits for a pause in the visitor's typing and scrubbing of this long, so that
 // a step (up to a second or two) does not fall between two keys.
@@ -93,6 +99,7 @@ function answerFirst({ event, seq }) {
   let view;
   try {
     view = first.answer(JSON.stringify(event));
+    first.done.push(event);
   } catch (error) {
     console.error("[bpe] the first screen could not answer", event, error);
     return;
@@ -114,8 +121,10 @@ async function startFirstScreen(pyodide, { restored, table }) {
   // let it run): taken in now, they are answered in the first answer, not in a second one.
   await new Promise((resolve) => setTimeout(resolve, 0));
   firstAnswer(pyodide, pyodide.runPython(FIRST_VIEW));
-  loadLater();
-  keepFiles();
+  if (!APP) {  // (otherwise once the app's snapshot is here, or is not coming: app_snapshot.js)
+    loadLater();
+    keepFiles();
+  }
 }
 
 // The first answer, from the first screen's `view` (JSON) and what the visitor did before Python was
@@ -126,6 +135,7 @@ function firstAnswer(pyodide, view) {
   for (const event of first.waiting.splice(0)) {
     try {
       view = first.answer(JSON.stringify(event.event));
+      first.done.push(event.event);
       seq = event.seq;
     } catch (error) {
       console.error("[bpe] the first screen could not answer", event.event, error);

@@ -63,6 +63,10 @@ self.onmessage = (event) => {
     fetcher.give(msg.port);
     return;
   }
+  if (msg.type === "release-app") {  // (a test's: first_screen.js, HOLD_APP)
+    releaseApp();
+    return;
+  }
   if (msg.type === "first") {  // the first screen's, not queued behind the start
     if ("address" in msg) {
       first.address = msg.address.replace(/^\?/, "");

@@ -1,7 +1,8 @@
 // The snapshot: Python's memory kept by this browser, so that a second visit skips the start.
 //
 // A memory snapshot of Python once the app is built and its document written: made by this browser
-// on its first visit of this build (one per theme) and kept in the Cache API under a name that
+// on its first visit of this build (one per theme), or the build's own that the visit started the
+// app from (app_snapshot.js), and kept in the Cache API under a name that
 // holds this worker's content-hashed file name, so a new build never starts from an old one's. A
 // later visit starts from it, which skips Python's own start, `import panel` and building the app.
 // Pyodide 0.27's snapshots cannot hold shared libraries, so numpy's are loaded before Python
@@ -52,11 +53,11 @@ async function forgetSnapshot() {
 // starts from it, which skips CPython's start, Pyodide's own imports and the first screen's import
 // (about 1 s on 2 cores).
 // - Not over a slow link: it is 5 MB with gzip, more than Python's start saves over 20 Mbit/s. The
-//   file worker judges the link from the first files (shipped_worker.js, `sendStart`) and says so
+//   file worker judges the link from the first files (shipped_worker.js, `sendSnapshot`) and says so
 //   at once, so that Pyodide's Emscripten module is made while the snapshot comes.
 // - It is asked for once the first screen's bundles are inflated, which come after the wasm. Asked
 //   for beside the wasm, inflating it held the file worker's thread and the wasm's request went
-//   0.5 s later. numpy's libraries come after it (shipped_worker.js, `sendStart`).
+//   0.5 s later. numpy's libraries come after it (shipped_worker.js, `sendSnapshot`).
 // - It holds numpy's libraries' memory, as loading them left it: Python starts without them, and
 //   they are loaded at the same places after the first answer (libraries.js, librariesInPlace),
 //   so that the first answer waits neither for them nor for Emscripten's linking of them.

@@ -1,7 +1,8 @@
 // The app: built afresh (and its snapshot made) or restored from a snapshot, then its document posted.
 //
-// The app built and its document written afresh; then, if nothing waits on a timer, a snapshot for
-// the next visit.
+// The first screen's Python (from the build's start snapshot, or afresh), then the app: from the
+// build's snapshot of it (app_snapshot.js), or built and its document written here, with a snapshot
+// for the next visit if nothing waits on a timer.
 async function builtAfresh() {
   const start = await startSnapshot();
   const started = start && await startPython(start).catch((error) => {
@@ -14,6 +15,9 @@ async function builtAfresh() {
   self.pyodide = pyodide;
   await startFirstScreen(pyodide, { restored: Boolean(started), table: loaded });
   if (HOLD_PANEL) await new Promise(() => {});
+  if (HOLD_APP) await APP_RELEASED;
+  const app = await appFromSnapshot();
+  if (app) return app;
   await writeBundles(pyodide, CONFIG.bundles, "bundles");
   // From the build's snapshot, numpy's libraries are loaded now, in a pause of the visitor's (loaded
   // at the first answer, they held this thread while the keys typed right after it waited).
@@ -34,6 +38,10 @@ async function builtAfresh() {
     mark("snapshot-made");
   } catch (error) {
     console.warn("[bpe] no snapshot for the next visit:", error);
+  }
+  if (MAKE_APP_SNAPSHOT) {  // for the build (app_snapshot.py), which reads it; the worker goes no further
+    self.madeAppSnapshot = madeSnapshot || { error: "no snapshot was made (see the console)" };
+    await new Promise(() => {});
   }
   // The app was built on a state of its own if the visitor used the first screen (a link, an
   // event), so that the snapshot is of the page as everyone opens it: now it takes over theirs.
@@ -76,8 +84,10 @@ async function answerRestored(pyodide) {
 async function handOverRestored(pyodide) {
   await writeBundles(pyodide, RESTORED_BUNDLES, "bundles");
   await firstPause();
+  mark("paused");
   first.later = [];
   if (pyodide.runPython("first_screen.hand_over()")) {
+    mark("state-handed-over");
     await pyodide.runPythonAsync(REWRITE_DOC);
     mark("handed-over");
   }
@@ -91,11 +101,14 @@ function written(pyodide) {
   self.pyodide = pyodide;
   pyodide.globals.set("sendPatch", sendPatch);
   pyodide.globals.set("APP_DIR", CONFIG.app_dir);
-  // The working directory is the file system's, which is new on every visit, a snapshot's too.
-  pyodide.runPython("import os; os.chdir(APP_DIR)");
+  // The working directory is the file system's, which is new on every visit, a snapshot's too; and
+  // the environment is this visit's (a snapshot may have been made at another address).
+  pyodide.globals.set("ENV", JSON.stringify(PYTHON_ENV));
+  pyodide.runPython("import json, os; os.chdir(APP_DIR); os.environ.update(json.loads(ENV))");
+  standIn = pyodide.runPython("import panel.io.resources; panel.io.resources.CDN_ROOT").startsWith(CDN_STAND_IN);
   const serialized = pyodide.globals.get("_written");
   try {
-    return serialized.toJs();
+    return serialized.toJs().map((part) => (typeof part === "string" ? atThisAddress(part) : part));
   } finally {
     serialized.destroy();
   }

@@ -73,7 +73,10 @@ for finder in sys.path_importer_cache.values():
 }
 
 // Python's environment: given at its start, and again after the build's snapshot (made elsewhere).
-const PYTHON_ENV = { HOME: "/home/pyodide", PANEL_CDN_ROOT: BASE + CONFIG.panel_cdn_root };
+// Panel's address for its files is a stand-in in the build's snapshot of the app (app_snapshot.js).
+const PYTHON_ENV = {
+  HOME: "/home/pyodide", PANEL_CDN_ROOT: (MAKE_APP_SNAPSHOT ? CDN_STAND_IN : BASE) + CONFIG.panel_cdn_root,
+};
 
 // The build's snapshot's heap from its bytes: its pages with data, in runs of [offset, length],
 // the rest left zeros (start_snapshot.py, `pack`).
