@@ -6,7 +6,7 @@
 // screen has answered, this snapshot comes, and Python starts again from it beside the first
 // screen's, as a second visit's does from the one its browser kept: the visitor's events so far
 // are done again on its own first screen, which the app's state then takes over (`hand_over`).
-// - Not over a slow link: it is 13-14 MB as shipped. The file worker judges the link (as for the
+// - Not over a slow link: it is 14.6 MB as shipped. The file worker judges the link (as for the
 //   start snapshot) and the app is built as before.
 // - It is what the browser keeps for the next visit, as if this visit had made it.
 // - Panel's address for its own files is in it: the build's Chromium served the page from a port
@@ -47,7 +47,7 @@ async function appFromSnapshot() {
     takeOverFirstScreen(pyodide);
     mark("app-first-screen");
     madeSnapshot = { bytes: heap, table: APP.table };  // kept once the page is linked (messages.js)
-    mark("snapshot-made");
+    mark("snapshot-made");  // (as where this visit makes one: the benchmark waits for it to be kept)
     await handOverRestored(pyodide);
     return pyodide;
   } catch (error) {
