@@ -1,26 +1,38 @@
 // The hand-over: Panel's document takes the page over from the prerendered one (first_screen.js).
 //
-// Before it does (the worker's "render"), what had focus, with its text and caret, and the scroll
-// are kept (`leaving`); once the new document is linked, they come back, and the clicks the first
-// screen kept are done (`linked`). The app's document is set on the prerendered one in place
-// (adopt.js, `adopt`), or else drawn beside it, and the two change places in one step (`container`,
-// `swap`). `still()` is the still page (still_page.js), `drawn()` the prerendered document once
-// Bokeh has drawn it.
+// The worker's "render" comes once the app's state has taken over; until Panel's document is set
+// on the page, what the visitor does still goes to the worker as events, which it does to the app's
+// state once the page is linked. At that moment (`closing`), what has focus, with its text and
+// caret, and the scroll are kept; once the new document is linked, they come back, and the clicks
+// the first screen kept are done (`linked`). The app's document is set on the prerendered one in
+// place (adopt.js, `adopt`), or else drawn beside it, and the two change places in one step
+// (`container`, `swap`). `still()` is the still page (still_page.js), `drawn()` the prerendered
+// document once Bokeh has drawn it.
 "use strict";
 window.bpeHandOver = (state, { still, drawn }) => {
   const { where, find } = window.bpePlaces;  // places.js
 
-  // Before Panel's document replaces this one: what had focus, and the scroll.
-  function leaving() {
-    state.over = true;
-    state.scroll = [window.scrollX, window.scrollY];
-    state.focus = still().focused();
-    if (state.focus) return;
+  // What has focus (on the still page or Bokeh's document), with its text and caret, or null.
+  function focused() {
+    const onStill = still().focused();
+    if (onStill) return onStill;
     let active = document.activeElement;
     while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
-    state.focus = active && active !== document.body ? {
+    return active && active !== document.body ? {
       at: where(active), value: active.value, start: active.selectionStart, end: active.selectionEnd,
     } : null;
+  }
+  // The worker's "render": the app's state has taken over (a test can hold the page here:
+  // `window.bpeHoldAdopt`, until it calls `bpeReleaseAdopt()`).
+  function rendered() {
+    state.rendered = true;
+  }
+  // Panel's document is set on the page now: from here on nothing goes to the first screen, and the
+  // focus, its text (with what was typed since "render") and the scroll are kept.
+  function closing() {
+    state.over = true;
+    state.scroll = [window.scrollX, window.scrollY];
+    state.focus = focused();
   }
   // `then(element)` once the element at `steps` is drawn: Panel's views draw some of their parts
   // after the document is linked.
@@ -29,7 +41,7 @@ window.bpeHandOver = (state, { still, drawn }) => {
     if (element) then(element);
     else if (place && tries > 0) setTimeout(() => whenDrawn(place, then, tries - 1), 50);
   }
-  // The focus, the caret and the text kept at `leaving`, on the same element of the new document.
+  // The focus, the caret and the text kept at `closing`, on the same element of the new document.
   function refocus(kept) {
     whenDrawn(kept.at, (element) => {
       if (typeof kept.value === "string" && element.value !== kept.value) {
@@ -56,8 +68,13 @@ window.bpeHandOver = (state, { still, drawn }) => {
   const DRAWN_WAIT = 3000;
   state.adopt = async (json) => {
     const doc = await Promise.race([drawn(), new Promise((resolve) => setTimeout(() => resolve(null), DRAWN_WAIT))]);
+    if (window.bpeHoldAdopt) await new Promise((resolve) => { window.bpeReleaseAdopt = resolve; });
     console.log(`[bpe-timing] page:adopting ${Math.round(performance.now())} ms`);
-    if (!window.bpeAdopt(doc, json, state.touched)) return null;
+    closing();
+    if (!window.bpeAdopt(doc, json, state.touched)) {
+      state.over = false;  // the old document takes events until the new one is drawn (`swap`)
+      return null;
+    }
     state.inPlace = true;
     console.log(`[bpe-timing] page:adopted ${Math.round(performance.now())} ms`);
     return { roots: new Map(doc.roots().map((model) => [model.id, { model }])) };
@@ -76,6 +93,7 @@ window.bpeHandOver = (state, { still, drawn }) => {
     return next;
   };
   state.swap = (prerendered) => {
+    closing();
     still().leave();
     for (const view of prerendered) view.remove();
     for (const [old, next] of state.containers.splice(0)) {
@@ -83,5 +101,5 @@ window.bpeHandOver = (state, { still, drawn }) => {
       next.style.cssText = "display: contents;";
     }
   };
-  return { leaving, refocus };
+  return { rendered, refocus };
 };

@@ -387,6 +387,40 @@ def test_taking_over_in_place_keeps_what_the_browser_told_the_page(browser, site
         context.close()
 
 
+def test_what_the_visitor_does_while_the_full_page_is_set_on_the_page_is_kept(browser, site_url):
+    """Between the worker's "render" (the app's state has taken over) and the page taking Panel's
+    document, the visitor goes on typing and clicking: the text typed then stays in the box and
+    reaches the app, and a click on "next" moves the app's round. The page is held in that window
+    (`bpeHoldAdopt`) for the test."""
+    context = browser.new_context()
+    context.add_init_script(DEEP_HELPERS)
+    context.add_init_script("window.bpeHoldAdopt = true")
+    app = recording(context.new_page(), site_url)
+    page = app.page
+    try:
+        page.goto(site_url)
+        page.wait_for_function(BOKEH_DRAWN, timeout=INTERACTIVE_TIMEOUT_MS)
+        page.wait_for_function("() => window.bpeFirstScreen.rendered && window.bpeReleaseAdopt",
+                               timeout=INTERACTIVE_TIMEOUT_MS)
+        box = page.locator(".encode-input input").first
+        box.fill("ab")
+        box.press("End")
+        box.press_sequentially("ab", delay=20)
+        page.locator(".next-round button").first.click()
+        page.evaluate("() => window.bpeReleaseAdopt()")
+        page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
+        assert any(line.endswith(ADOPTED) for line in app.console), app.console[-10:]
+        expect(box).to_have_value("abab")
+        expect(caption(page)).to_contain_text("Round 1 of 10")
+        wait_chips(page, "a|b|a|b")
+        box.press("End")
+        box.press_sequentially("a", delay=20)  # the app holds "abab": one more key is "ababa"
+        wait_chips(page, "a|b|a|b|a")
+        assert app.errors == [], "\n".join(app.errors)
+    finally:
+        context.close()
+
+
 def test_documents_that_differ_are_not_adopted_and_the_page_is_left_as_it_was(held):
     """adopt.js refuses an app document whose models are not the prerendered one's (other roots, a
     model of another type): it says so, changes nothing, and the page draws the app's anew."""
