@@ -37,8 +37,9 @@ window.bpeAdopt = (() => {
     typeof model[attr] === "string" && new URL(model[attr], document.baseURI).href === new URL(value, document.baseURI).href;
 
   // The patch that brings `doc` (drawn) to `json` (the app's), or why it cannot. `touched` ("id attr")
-  // are the attributes the first screen set on the drawn document.
-  function patchTo(doc, json, touched) {
+  // are the attributes the first screen set on the drawn document; `later` ("id attr") those that
+  // the app's own patch sets afterwards, left out here.
+  function patchTo(doc, json, touched, later) {
     const app = Object.values(json)[0];
     const roots = doc.roots().map((model) => model.id);
     if (!app || JSON.stringify((app.roots || []).map((root) => root.id)) !== JSON.stringify(roots)) return { why: "other roots" };
@@ -49,7 +50,9 @@ window.bpeAdopt = (() => {
       const model = doc.get_model_by_id(id);
       if (!model || model.type !== name) return { why: `model ${id} is ${model ? model.type : "missing"}, not ${name}` };
       for (const [attr, value] of Object.entries(attributes)) {
-        if (!sameAddress(model, attr, value)) events.push({ kind: "ModelChanged", model: { id }, attr, new: value });
+        if (!sameAddress(model, attr, value) && !later.has(`${id} ${attr}`)) {
+          events.push({ kind: "ModelChanged", model: { id }, attr, new: value });
+        }
       }
     }
     // An attribute the first screen set that the app leaves at its default (so its JSON omits it)
@@ -60,7 +63,7 @@ window.bpeAdopt = (() => {
     const defaults = [];
     for (const key of touched) {
       const [id, attr] = key.split(" ");
-      if (attr !== "value_input" && !(attr in models.get(id).attributes)) {
+      if (attr !== "value_input" && !(attr in models.get(id).attributes) && !later.has(key)) {
         const model = doc.get_model_by_id(id);
         defaults.push([model, attr, model.property(attr)]);
       }
@@ -68,12 +71,18 @@ window.bpeAdopt = (() => {
     return { events, defaults };
   }
 
-  // Bring the prerendered document to the app's; true if done, false (and why) if the app's must be drawn.
-  return (doc, json, touched = new Set()) => {
+  // The attributes ("id attr") a patch of the app's sets.
+  const setBy = (patch) => new Set((patch ? patch.events : [])
+    .filter((event) => event.kind === "ModelChanged").map((event) => `${event.model.id} ${event.attr}`));
+
+  // Bring the prerendered document to the app's: its JSON as written, then `after`, the app's patch
+  // of what changed since (bpe_app/page_patch.py) or null. True if done, false (and why) if the
+  // app's must be drawn.
+  return (doc, json, touched = new Set(), after = null) => {
     if (!doc) return false;
     let patch;
     try {
-      patch = patchTo(doc, json, touched);
+      patch = patchTo(doc, json, touched, setBy(after));
     } catch (error) {
       patch = { why: String(error) };
     }
@@ -86,6 +95,7 @@ window.bpeAdopt = (() => {
       const value = property.default_value(model);
       if (typeof value !== "symbol") model.setv({ [attr]: value }, { sync: false });  // not Bokeh's `unset`
     }
+    if (after) doc.apply_json_patch(after, new Map());
     console.log("[bpe] the prerendered document became the app's, in place");
     return true;
   };

@@ -189,7 +189,7 @@ def patch_page(html: str) -> str:
         ("Bokeh.index.roots.map((v) => v.remove())", "const prerenderedViews = [...Bokeh.index.roots]"),
         ("const [views] = await Bokeh.embed.embed_items(docs_json, render_items)",
          "const [views] = adopted ? [adopted] : await Bokeh.embed.embed_items(docs_json, render_items)\n"
-         "          if (!adopted) window.bpeFirstScreen.swap(prerenderedViews)"),
+         "          if (!adopted) window.bpeFirstScreen.swap(prerenderedViews, views)"),
         # The first screen hands over once Panel's document is linked (first_screen.js).
         ("pyodideWorker.postMessage({'type': 'rendered'})",
          "pyodideWorker.postMessage({'type': 'rendered'})\n          window.bpeFirstScreen.linked()"),

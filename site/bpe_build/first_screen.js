@@ -214,7 +214,7 @@
       console.log(`[bpe-timing] page:from-snapshot ${Math.round(performance.now())} ms`);
     }
     else if (data.type === "render") {
-      handOver.rendered();
+      handOver.rendered(data.patch);
       bokehMay();
     }
   });

@@ -23,9 +23,11 @@ window.bpeHandOver = (state, { still, drawn }) => {
     } : null;
   }
   // The worker's "render": the app's state has taken over (a test can hold the page here:
-  // `window.bpeHoldAdopt`, until it calls `bpeReleaseAdopt()`).
-  function rendered() {
+  // `window.bpeHoldAdopt`, until it calls `bpeReleaseAdopt()`). `patch` is what changed in the app's
+  // document since its JSON was written (bpe_app/page_patch.py), or null.
+  function rendered(patch) {
     state.rendered = true;
+    state.patch = patch ? JSON.parse(patch) : null;
   }
   // Panel's document is set on the page now: from here on nothing goes to the first screen, and the
   // focus, its text (with what was typed since "render") and the scroll are kept.
@@ -71,7 +73,7 @@ window.bpeHandOver = (state, { still, drawn }) => {
     if (window.bpeHoldAdopt) await new Promise((resolve) => { window.bpeReleaseAdopt = resolve; });
     console.log(`[bpe-timing] page:adopting ${Math.round(performance.now())} ms`);
     closing();
-    if (!window.bpeAdopt(doc, json, state.touched)) {
+    if (!window.bpeAdopt(doc, json, state.touched, state.patch)) {
       state.over = false;  // the old document takes events until the new one is drawn (`swap`)
       return null;
     }
@@ -82,7 +84,8 @@ window.bpeHandOver = (state, { still, drawn }) => {
 
   // Otherwise Panel's page draws its document into new containers, hidden beside the prerendered ones
   // (convert.py patches it to), and the two change places in one step once it is drawn: no frame
-  // is painted without a page, and the page keeps its height (and so its scroll).
+  // is painted without a page, and the page keeps its height (and so its scroll). The new one is
+  // drawn from the app's JSON as written: the changes since (`state.patch`) are set on it first.
   state.containers = [];
   state.container = (old) => {
     const next = old.cloneNode(false);  // its attributes, no content
@@ -92,7 +95,8 @@ window.bpeHandOver = (state, { still, drawn }) => {
     state.containers.push([old, next]);
     return next;
   };
-  state.swap = (prerendered) => {
+  state.swap = (prerendered, drawnAnew) => {
+    if (state.patch) [...drawnAnew.roots.values()][0].model.document.apply_json_patch(state.patch, new Map());
     closing();
     still().leave();
     for (const view of prerendered) view.remove();

@@ -19,16 +19,22 @@ BOKEH_DRAWN = "() => document.body.classList.contains('bpe-first') && !document.
 pytestmark = pytest.mark.skipif(SECOND_VISIT, reason="holds Panel back, which only a cold start can")
 
 
+def opened(browser, url: str, *scripts: str, scheme: str = "light"):
+    """A fresh context (for the test to close) and page at `url`, `scripts` run before the page's own."""
+    context = browser.new_context(color_scheme=scheme)
+    for script in (DEEP_HELPERS, *scripts):
+        context.add_init_script(script)
+    recorder = recording(context.new_page(), url)
+    recorder.page.goto(url)
+    return context, recorder
+
+
 def first_screen(browser, url: str, hold: bool | str = True):
     """A fresh page at `url`, once the first screen answers (Panel held back unless `hold` is false;
     with hold="app", until the test calls `window.bpeReleaseApp()`: the full page can come within a
     second of the first answer, before a test has done its part on the first screen)."""
-    context = browser.new_context()
-    context.add_init_script(DEEP_HELPERS)
-    if hold:
-        context.add_init_script("window.bpeHoldApp = true" if hold == "app" else "window.bpeHoldPanel = true")
-    recorder = recording(context.new_page(), url)
-    recorder.page.goto(url)
+    holds = {True: ["window.bpeHoldPanel = true"], "app": ["window.bpeHoldApp = true"], False: []}[hold]
+    context, recorder = opened(browser, url, *holds)
     recorder.page.wait_for_function(FIRST, timeout=INTERACTIVE_TIMEOUT_MS)
     return context, recorder
 
@@ -330,12 +336,9 @@ STILL_MARKED = f"() => ({DRAWN_FIRST})().map((element, index) => element && elem
 def test_the_full_page_takes_over_the_drawn_page_in_place(browser, site_url, scheme):
     """The app's document is set on the prerendered one (adopt.js): the elements the visitor sees
     before the hand-over are the app's after it, none drawn again, and the app answers on them."""
-    context = browser.new_context(color_scheme=scheme)
-    context.add_init_script(DEEP_HELPERS)
-    app = recording(context.new_page(), site_url)
+    context, app = opened(browser, site_url, scheme=scheme)
     page = app.page
     try:
-        page.goto(site_url)
         page.wait_for_function(BOKEH_DRAWN, timeout=INTERACTIVE_TIMEOUT_MS)
         page.evaluate(MARK_VIEWS)
         box = page.locator(".encode-input input").first
@@ -371,12 +374,9 @@ def test_taking_over_in_place_keeps_what_the_browser_told_the_page(browser, site
     """The address and the browser's settings are the page's, not the app's JSON (where Python holds
     their defaults until the page reports them): a share link's address and the dark mode stay."""
     query = "?preset=course&round=2&text=aab"
-    context = browser.new_context(color_scheme=scheme)
-    context.add_init_script(DEEP_HELPERS)
-    app = recording(context.new_page(), site_url + query)
+    context, app = opened(browser, site_url + query, scheme=scheme)
     page = app.page
     try:
-        page.goto(site_url + query)
         page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
         assert any(line.endswith(ADOPTED) for line in app.console), app.console[-10:]
         assert page.evaluate(BROWSER_MODELS) == {"Location": query, "BrowserInfo": scheme == "dark"}
@@ -392,13 +392,9 @@ def test_what_the_visitor_does_while_the_full_page_is_set_on_the_page_is_kept(br
     document, the visitor goes on typing and clicking: the text typed then stays in the box and
     reaches the app, and a click on "next" moves the app's round. The page is held in that window
     (`bpeHoldAdopt`) for the test."""
-    context = browser.new_context()
-    context.add_init_script(DEEP_HELPERS)
-    context.add_init_script("window.bpeHoldAdopt = true")
-    app = recording(context.new_page(), site_url)
+    context, app = opened(browser, site_url, "window.bpeHoldAdopt = true")
     page = app.page
     try:
-        page.goto(site_url)
         page.wait_for_function(BOKEH_DRAWN, timeout=INTERACTIVE_TIMEOUT_MS)
         page.wait_for_function("() => window.bpeFirstScreen.rendered && window.bpeReleaseAdopt",
                                timeout=INTERACTIVE_TIMEOUT_MS)
@@ -416,6 +412,56 @@ def test_what_the_visitor_does_while_the_full_page_is_set_on_the_page_is_kept(br
         box.press("End")
         box.press_sequentially("a", delay=20)  # the app holds "abab": one more key is "ababa"
         wait_chips(page, "a|b|a|b|a")
+        assert app.errors == [], "\n".join(app.errors)
+    finally:
+        context.close()
+
+
+#: The page refuses to take the app's document in place, as it does when the two differ (adopt.js).
+NEVER_ADOPT = """Object.defineProperty(window, 'bpeAdopt', { configurable: true, set() {},
+  get: () => (doc, json) => { console.log("[bpe] the app's document is drawn anew: (the test)"); return false; } });"""
+
+
+#: The caption's first words in every frame the browser paints, from now on.
+CAPTIONS = """() => {
+  window.bpeCaptions = [];
+  const tick = () => {
+    const caption = window.bpeDeepAll('.bpe-caption')[0];
+    window.bpeCaptions.push(caption ? caption.textContent.slice(0, 13) : null);
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+@pytest.mark.parametrize("adopted", [True, False], ids=["in place", "drawn anew"])
+def test_the_app_s_document_shows_what_the_visitor_did_from_its_first_frame(browser, site_url, adopted):
+    """The app's document comes as its JSON as written (before the hand-over) and a patch of what
+    changed since: set on the drawn document in place, or drawn anew when it cannot be (adopt.js),
+    no frame shows the app as written (round 0) between the first screen's round and the app's."""
+    context, app = opened(browser, site_url, "window.bpeHoldApp = true", *([] if adopted else [NEVER_ADOPT]))
+    page = app.page
+    try:
+        page.wait_for_function(FIRST, timeout=INTERACTIVE_TIMEOUT_MS)
+        box = page.locator(".encode-input input").first
+        box.fill("abab")
+        wait_chips(page, "a|b|a|b")
+        page.locator(".next-round button").first.click()
+        expect(caption(page)).to_contain_text("Round 1 of 10")
+        page.evaluate(CAPTIONS)
+        page.evaluate("() => window.bpeReleaseApp()")
+        page.wait_for_function(FULL, timeout=INTERACTIVE_TIMEOUT_MS)
+        page.wait_for_timeout(1000)  # the worker's patches once linked
+        assert any(line.endswith(ADOPTED) for line in app.console) == adopted
+        if not adopted:
+            assert "log: [bpe] the app's document is drawn anew: (the test)" in app.console
+        captions = page.evaluate("() => window.bpeCaptions")
+        assert captions and set(captions) == {"Round 1 of 10"}, sorted(set(map(str, captions)))
+        expect(box).to_have_value("abab")
+        wait_chips(page, "a|b|a|b")
+        assert page.evaluate("() => window.bpeDeepAll('.bpe-caption').length") == 1  # one page, not two
+        page.locator(".next-round button").first.click()  # the app answers
+        expect(caption(page)).to_contain_text("Round 2 of 10")
         assert app.errors == [], "\n".join(app.errors)
     finally:
         context.close()

@@ -45,10 +45,7 @@ async function builtAfresh() {
   }
   // The app was built on a state of its own if the visitor used the first screen (a link, an
   // event), so that the snapshot is of the page as everyone opens it: now it takes over theirs.
-  if (pyodide.runPython("first_screen.hand_over()")) {
-    await pyodide.runPythonAsync(REWRITE_DOC);
-    mark("handed-over");
-  }
+  await handOver(pyodide);
   return pyodide;
 }
 
@@ -86,17 +83,20 @@ async function handOverRestored(pyodide) {
   await firstPause();
   mark("paused");
   first.later = [];
-  if (pyodide.runPython("first_screen.hand_over()")) {
-    mark("state-handed-over");
-    await pyodide.runPythonAsync(REWRITE_DOC);
-    mark("handed-over");
-  }
+  await handOver(pyodide);
+}
+
+// The app's state takes over the first screen's (HAND_OVER); the patch on the written document
+// that this gives goes to the page with it (`written`).
+async function handOver(pyodide) {
+  if (await pyodide.runPythonAsync(HAND_OVER)) mark("handed-over");
 }
 
 // The files a restored app writes: all but the app's, whose modules the snapshot holds imported.
 const RESTORED_BUNDLES = [...CONFIG.first_bundles, ...CONFIG.bundles].filter((path) => path !== CONFIG.app_bundle);
 
-// What the page renders: the document's JSON, its render items and its roots.
+// What the page renders: the document's JSON, its render items and its roots, and the patch to
+// apply on top (HAND_OVER) or null.
 function written(pyodide) {
   self.pyodide = pyodide;
   pyodide.globals.set("sendPatch", sendPatch);
@@ -107,8 +107,10 @@ function written(pyodide) {
   pyodide.runPython("import json, os; os.chdir(APP_DIR); os.environ.update(json.loads(ENV))");
   standIn = pyodide.runPython("import panel.io.resources; panel.io.resources.CDN_ROOT").startsWith(CDN_STAND_IN);
   const serialized = pyodide.globals.get("_written");
+  const patch = pyodide.globals.get("_patch");
   try {
-    return serialized.toJs().map((part) => (typeof part === "string" ? atThisAddress(part) : part));
+    return [...serialized.toJs(), typeof patch === "string" ? patch : null]
+      .map((part) => (typeof part === "string" ? atThisAddress(part) : part));
   } finally {
     serialized.destroy();
   }
@@ -133,9 +135,9 @@ async function startApplication() {
     first.later = null;  // the new first screen answers (what it answered so far is lost)
   }
   if (!doc) doc = written(await builtAfresh());
-  const [docs_json, render_items, root_ids] = doc;
+  const [docs_json, render_items, root_ids, patch] = doc;
   mark("app");
-  self.postMessage({ type: "render", docs_json: docs_json, render_items: render_items, root_ids: root_ids });
+  self.postMessage({ type: "render", docs_json, render_items, root_ids, patch });
   keepFiles();  // (on a start from a kept snapshot its files came from the cache)
   const from = Object.values(sources);
   console.log(`[bpe] shipped files: ${from.filter((s) => s === "cache").length} from the cache, ` +
