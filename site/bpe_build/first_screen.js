@@ -49,6 +49,7 @@
     if (ready) {
       state.live = true;
       document.body.classList.add("bpe-first");
+      fetchMay();  // Bokeh's scripts come meanwhile: they run after the pause (see `bokehMay`)
     }
     if (state.live) {
       // Once every change sent is answered and the visitor has paused for QUIET ms: Bokeh's scripts
@@ -187,10 +188,11 @@
   });
   state.still = still;
 
-  // Bokeh's scripts are fetched (unless kept) and run once the first answer is here and the visitor
-  // has paused, or the page is parsed with no still page, or after HOLD_BOKEH ms (no answer:
-  // Panel's page says why). Inflating their brotli on this thread slowed Python's start on 2 cores,
-  // and the answers to the keys right after the first.
+  // Bokeh's scripts are fetched (unless kept) once the first answer is here, and run once the
+  // visitor has paused after it; or both once the page is parsed with no still page, or after
+  // HOLD_BOKEH ms (no answer: Panel's page says why). Fetched and inflated before the first answer,
+  // they slowed Python's start on 2 cores; fetched only at the pause, they ran 0.4 s later than
+  // they could (docs/benchmarks.md, "Issue 40, one document write").
   // A test holds their run with `window.bpeHoldBokeh` (set first) until it calls `bpeReleaseBokeh()`.
   const HOLD_BOKEH = 15000, QUIET = 400;
   let bokehMay, fetchMay;
