@@ -34,8 +34,16 @@ _held: list | None = None
 
 
 def written(doc: Document) -> None:
-    """The document was just written: its changes from now on are kept apart."""
+    """The document was just written: its changes from now on are kept apart. Only a held
+    document's changes wait to be kept; one not held is written again instead (`kept_apart`).
+
+    >>> written(Document()); kept_apart()
+    False
+    """
     global _held
+    if doc.callbacks.hold_value is None:
+        _held = None
+        return
     _held = doc.callbacks._held_events
     doc.callbacks._held_events = []
 
