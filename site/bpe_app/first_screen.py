@@ -230,7 +230,7 @@ def app_state() -> AppState | None:
 
 def hand_over() -> bool:
     """Give the app's state what the visitor did on the first screen, and answer on it from now on;
-    whether anything changed (then the document is written again).
+    whether anything changed (then the page gets the changes: page_patch).
 
     >>> screen = start("preset=course&round=2")
     >>> _ = screen.answer({"text": "abab", "inspect": ["", 256]})

@@ -73,8 +73,8 @@ async function answerRestored(pyodide) {
   firstAnswer(pyodide, pyodide.runPython(RESTORED_VIEW));
 }
 
-// Then the app's state takes over what the visitor did on the first screen, and its document is
-// written again to hold it: Panel's models read the page's files (its themes' CSS), so the bundles
+// Then the app's state takes over what the visitor did on the first screen, and the page gets the
+// changes as a patch (HAND_OVER): Panel's models read the page's files (its themes' CSS), so the bundles
 // are written first, while the first screen goes on answering, and the hand-over waits for a pause
 // in the visitor's typing, as Bokeh's drawing of the page does (first_screen.js): events from
 // then on wait until the page is linked (`first.later`).
