@@ -58,16 +58,25 @@ def run_all_cells(page, tries: int = 3) -> list[str]:
     raise TimeoutError(f"Run All Cells started no cell (dialogs answered: {dialogs})")
 
 
+def has_kernel(page) -> bool:
+    """Whether the notebook has a kernel (starting or running): its toolbar names one."""
+    name = page.locator(".jp-Toolbar-kernelName")
+    return bool(name.count()) and name.first.inner_text().strip() not in ("", "No Kernel")
+
+
 def answer_dialogs(page) -> list[str]:
-    """Answer each open JupyterLab dialog with its default (accept) button; their texts."""
+    """Answer each open JupyterLab dialog with its default (accept) button; their texts. "Select
+    Kernel" is dismissed where the notebook has a kernel already: accepting it starts another in
+    that one's place, and the cells queued on it never run (seen on a busy CI machine)."""
     texts = []
     for _ in range(5):
         dialog = page.locator(".jp-Dialog")
         if not dialog.count():
             break
-        texts.append(" ".join(dialog.first.inner_text().split()))
+        text = " ".join(dialog.first.inner_text().split())
+        texts.append(text)
         accept = dialog.first.locator(".jp-mod-accept")
-        if accept.count():
+        if accept.count() and not (text.startswith("Select Kernel") and has_kernel(page)):
             accept.first.click()
         else:
             page.keyboard.press("Escape")
