@@ -227,6 +227,23 @@ def test_the_prepared_first_screen_answers_as_one_made_at_the_visit():
     assert first_screen.start("?") is not prepared  # taken once
 
 
+def test_a_restored_page_without_a_link_takes_the_first_screen_made_ahead():
+    """The build's snapshot of the app holds the first screen made and drawn after the app was
+    built (worker/start_app.js): a visit restored from it without a link answers from that one, on a
+    state of its own that the app's takes over; one with a link gets its own, and leaves it."""
+    app = first_screen.start().state
+    assert first_screen.app_state() is app
+    first_screen.prepare()
+    linked = first_screen.restored("?round=2")
+    assert not linked._drawn and linked.state.round == 2 and first_screen._prepared is not None
+    screen, fresh = first_screen.restored(""), first_screen.FirstScreen()
+    assert screen._drawn and first_screen._prepared is None
+    assert screen.app is app and screen.state is not app
+    assert screen.answer({"text": "strawberry", "round": 3}) == fresh.answer({"text": "strawberry", "round": 3})
+    assert first_screen.hand_over() and (app.round, app.encode_text) == (3, "strawberry")
+    assert first_screen.restored("").state is not screen.state  # taken once
+
+
 def test_the_settings_notes_are_the_views_own_before_panel_loads():
     """A link's view on the first screen says what its corpus is and what the downloads hold, not
     the default preset's (the still page showed the explainer's "Seven words" and "all 10 merges")."""

@@ -180,11 +180,12 @@ _prepared: FirstScreen | None = None
 
 
 def prepare() -> None:
-    """Make and draw the first screen as a page without a link opens, for `start` to take.
+    """Make and draw the first screen as a page without a link opens, for `start` or `restored`
+    to take.
 
-    The build does this before it takes its snapshot of Python (worker/first_screen.js): a visit
-    from that snapshot then answers without making it, which was Python's first run of the state's
-    and the panes' code, 0.05-0.1 s in the browser on 2 cores.
+    The build does this before it takes each of its snapshots of Python (worker/first_screen.js,
+    worker/start_app.js): a visit from one then answers without making it, which was Python's
+    first run of the state's and the panes' code, 0.05-0.1 s in the browser on 2 cores.
 
     >>> prepare()  # then taken once, by a page without a link: the one with its panes drawn
     >>> bool(start("preset=course")._drawn), bool(start()._drawn), bool(start()._drawn)
@@ -195,13 +196,19 @@ def prepare() -> None:
     _prepared.view()
 
 
+def _made(address: str) -> FirstScreen:
+    """The prepared first screen for a page without a link (once), else one made now."""
+    global _prepared
+    if _prepared is not None and not address.removeprefix("?"):
+        screen, _prepared = _prepared, None
+        return screen
+    return FirstScreen(address)
+
+
 def start(address: str = "") -> FirstScreen:
     """The page's first screen (one per worker), opened at the page's address."""
-    global _screen, _prepared
-    if _prepared is not None and not address.removeprefix("?"):
-        _screen, _prepared = _prepared, None
-    else:
-        _screen = FirstScreen(address)
+    global _screen
+    _screen = _made(address)
     return _screen
 
 
@@ -257,7 +264,8 @@ def restored(address: str = "") -> FirstScreen:
     """After a visit started from the snapshot the browser kept, with the app built as everyone
     opens the page: the page's first screen, opened at its address on a state of its own until the
     app's takes it over (`hand_over`), since the app's state moves Panel's models, and those read
-    the page's files, which are written after Python starts.
+    the page's files, which are written after Python starts. A page without a link takes the one
+    the build's snapshot of the app holds made ahead (`prepare`).
 
     >>> app = start().state
     >>> app is app_state()
@@ -268,6 +276,6 @@ def restored(address: str = "") -> FirstScreen:
     """
     global _screen
     app = _screen.app if _screen is not None else None
-    _screen = FirstScreen(address)
+    _screen = _made(address)
     _screen.app = app
     return _screen

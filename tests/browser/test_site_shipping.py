@@ -112,6 +112,7 @@ def shipped_summary(console: list[str]) -> str:
 
 
 STARTED_FROM_SNAPSHOT = "[bpe] Python and the app started from the snapshot this browser kept"
+MADE_AHEAD = "[bpe] the first screen was made ahead in the snapshot"  # worker/start_app.js
 ONE_AT_A_TIME = "[bpe] over this slow link the files come one at a time"
 LIBRARIES_HELD = "[bpe] over this slow link numpy's libraries wait until they are wanted"
 KEPT_SNAPSHOT = "[bpe] kept a snapshot of Python for the next visit"
@@ -384,6 +385,7 @@ def test_a_first_visit_starts_the_app_from_the_builds_snapshot_of_it(served, bro
             pytest.skip("the link was taken for a slow one: the build's snapshots were not asked for")
         done = re.fullmatch(re.escape(APP_RESTORED) + r" \(events done again: (\d+)\)", restored[0])
         assert done and int(done.group(1)) >= 1, restored  # (the snapshot's app is at round 0, with no text)
+        assert MADE_AHEAD in console  # the bare address: its first screen was in the snapshot
         marks = [line.split()[1] for line in console if line.startswith("[bpe-timing] ")]
         assert not [mark for mark in marks if mark.startswith("imported:") or mark == "app-built"], marks
         expect(page.locator(".bpe-caption").first).to_contain_text("Round 1 of")
@@ -402,6 +404,7 @@ def test_a_first_visit_starts_the_app_from_the_builds_snapshot_of_it(served, bro
         page.goto(url)
         page.wait_for_function("() => !document.body.classList.contains('pn-loading')", timeout=120_000)
         assert STARTED_FROM_SNAPSHOT in again
+        assert MADE_AHEAD in again  # the kept snapshot is the build's, with the first screen made ahead
         assert all(href.startswith(url) for href in page.evaluate(STYLESHEETS))
         assert errors == [], errors
     finally:

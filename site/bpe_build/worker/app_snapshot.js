@@ -61,7 +61,8 @@ async function appFromSnapshot() {
 // comes between the two.
 function takeOverFirstScreen(pyodide) {
   pyodide.globals.set("ADDRESS", first.address ?? "");
-  pyodide.runPython(`${RESTORED_VIEW}\nif "random" in sys.modules:\n    sys.modules["random"].seed()`);
+  restoredView(pyodide);
+  pyodide.runPython(`if "random" in sys.modules:\n    sys.modules["random"].seed()`);
   const answer = pyodide.globals.get("_first_answer");
   for (const event of first.done) answer(JSON.stringify(event));
   first.answer = answer;
