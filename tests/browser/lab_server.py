@@ -39,8 +39,8 @@ def run_all_cells(page, tries: int = 3) -> list[str]:
     """Run > Run All Cells; again if within 15 s not every code cell has been queued or run (a click
     before the notebook's session is ready is lost; on a busy machine once only the first cell ran,
     and the rest were never queued). A dialog JupyterLab opens on its own meanwhile (seen once on a
-    busy CI machine: a modal that took every click for 30 s) is answered with its default button
-    and its text returned, so that the test can show what it was."""
+    busy CI machine: a modal that took every click for 30 s) is answered (`answer_dialogs`) and its
+    text returned, so that the test can show what it was."""
     dialogs = []
     for _ in range(tries):
         dialogs += answer_dialogs(page)

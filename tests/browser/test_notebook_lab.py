@@ -47,7 +47,7 @@ def test_the_example_notebook_runs_in_jupyterlab_and_shows_strawberrys_chips(bro
         if dialogs:  # JupyterLab's own, answered: kept for whoever reads the run's output
             OUTPUT.mkdir(exist_ok=True)
             (OUTPUT / "lab-dialogs.txt").write_text("\n".join(dialogs) + "\n", encoding="utf-8")
-            print("JupyterLab opened dialogs, answered with their default button:", dialogs)
+            print("JupyterLab opened dialogs, answered (lab_server.answer_dialogs):", dialogs)
         cell = page.locator(".jp-Cell", has_text='bpe.show(training, "encoder", text="strawberry")')
         chips = cell.locator(".bpe-encoding-pane .bpe-chip")
         text = (ROOT / "bpe" / "corpora" / "debian-reference.en.txt").read_text(encoding="utf-8")
