@@ -56,8 +56,7 @@ async function builtAfresh() {
 // The app as this browser built it on its first visit of this build, if it kept a snapshot of it
 // (its bundles other than the app's are written while its first screen answers: handOverRestored).
 async function builtBefore() {
-  const snapshot = await KEPT_SNAPSHOT;
-  mark("snapshot-read");
+  const snapshot = await KEPT_SNAPSHOT;  // (its bytes still coming: keptSnapshot)
   if (!snapshot) return null;
   const { pyodide } = await startPython(snapshot);
   mark("pyodide");

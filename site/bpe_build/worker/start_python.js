@@ -89,9 +89,10 @@ function fillHeap(heap, bytes, runs) {
   if (from !== bytes.length) throw new Error(`the snapshot's runs take ${from} of its ${bytes.length} bytes`);
 }
 
-// A snapshot is {bytes, table} (kept by this browser), or the build's {bytes: a promise, size,
-// runs, table, start: true}: Pyodide is given a heap of its size to fill, and the Emscripten module
-// is made (0.3 s) while the bytes come; they are written in before Python starts. A kept snapshot
+// A snapshot is {bytes, table[, read]} (kept by this browser: `read` says when `bytes` are all
+// there, see keptSnapshot), or the build's {bytes: a promise, size, runs, table, start: true}:
+// Pyodide is given a heap of its size to fill. Either way the Emscripten module is made (0.2-0.3 s)
+// while the bytes come; they are written in before Python starts. A kept snapshot
 // needs numpy's libraries loaded before Python starts; the build's has their memory, and they are
 // loaded at its places after the first answer (librariesInPlace; `inPlace` in what this gives).
 async function startPython(snapshot) {
@@ -104,6 +105,7 @@ async function startPython(snapshot) {
         if (start) fillHeap(heap, await snapshot.bytes, snapshot.runs);
         else if (await librariesInTime(snapshot)) table = await loadLibraries(Module);
         else console.log("[bpe] Python starts before numpy's libraries have arrived");
+        if (snapshot && snapshot.read) await snapshot.read;  // a kept one, read meanwhile
         resolve();
       } catch (error) {
         reject(error);
