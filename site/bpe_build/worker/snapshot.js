@@ -13,8 +13,8 @@ const SNAPSHOT_FILES = ["light", "dark"].map(
   (theme) => `python-snapshot-of-${self.location.pathname.split("/").pop()}-${theme}`);
 const SNAPSHOT_FILE = SNAPSHOT_FILES[THEME ? 1 : 0];  // no such file on the server
 const SNAPSHOT_URL = BASE + SNAPSHOT_FILE;
-// A kept snapshot is checked before Pyodide sees it: given a truncated heap, Pyodide's start
-// waits forever.
+// A kept snapshot is checked before Python restores it (startPython's preRun waits for `read`):
+// given a truncated heap, Pyodide's start waits forever.
 const SNAPSHOT_MAGIC = 1886286592;  // the first word of a Pyodide 0.27 snapshot
 const SNAPSHOT_LEAST = 20971520;  // Pyodide's initial memory: a heap with Python in it is bigger
 const KEPT_SNAPSHOT = keptSnapshot();  // read while Pyodide's files arrive
